@@ -1,0 +1,14 @@
+from django.urls import path
+
+from . import main_v5
+from .oauth_main_v5 import MainTokenView
+
+urlpatterns = [
+    path("oauth/token", MainTokenView.as_view(), name="oauth-token"),
+    path("token", main_v5.TokenView.as_view(), name="token"),
+    path("organization", main_v5.OrganizationView.as_view(), name="organization"),
+    path("memberships", main_v5.MembershipList.as_view(), name="memberships"),
+    path("memberships/<int:pk>", main_v5.MembershipItem.as_view(), name="membership"),
+    path("user-groups", main_v5.UserGroupList.as_view(), name="user-groups"),
+    path("user-groups/<int:pk>", main_v5.UserGroupItem.as_view(), name="user-group"),
+]

@@ -1,0 +1,17 @@
+import json
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from accounts.demo import build_world
+
+
+class Command(BaseCommand):
+    help = "Reset the database to the demo world and print its credentials as one JSON document."
+
+    def handle(self, *args, **options):
+        call_command("flush", interactive=False, verbosity=0)
+        with transaction.atomic():
+            world = build_world()
+        self.stdout.write(json.dumps(world, ensure_ascii=False, indent=2))

@@ -1,0 +1,16 @@
+from .member import Member, MemberRole, Membership, Role, UserGroup
+from .organization import Organization
+from .token import MODULES, ApiToken
+from .user import User
+
+__all__ = [
+    "MODULES",
+    "ApiToken",
+    "Member",
+    "MemberRole",
+    "Membership",
+    "Organization",
+    "Role",
+    "User",
+    "UserGroup",
+]

@@ -1,0 +1,64 @@
+from django.conf import settings
+from django.db import models
+
+
+class Membership(models.Model):
+    organization = models.ForeignKey("accounts.Organization", on_delete=models.CASCADE, related_name="memberships")
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UserGroup(models.Model):
+    organization = models.ForeignKey("accounts.Organization", on_delete=models.CASCADE, related_name="user_groups")
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Member(models.Model):
+    """A login's record in one organization."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="members")
+    organization = models.ForeignKey("accounts.Organization", on_delete=models.CASCADE, related_name="members")
+    member_number = models.CharField(max_length=30)
+    membership = models.ForeignKey(Membership, null=True, blank=True, on_delete=models.SET_NULL, related_name="members")
+    user_groups = models.ManyToManyField(UserGroup, blank=True, related_name="members")
+    active = models.BooleanField(default=True)
+    locked = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "organization"], name="member_one_per_user_and_organization"),
+            models.UniqueConstraint(fields=["organization", "member_number"], name="member_number_unique_in_org"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_number} {self.user}"
+
+
+class Role(models.TextChoices):
+    ADMIN = "admin", "Administrator"
+    INSTRUCTOR = "instructor", "Instructor"
+    STUDENT = "student", "Student"
+    BOARD_MEMBER = "board_member", "Board member"
+    MAINTENANCE = "maintenance", "Maintenance"
+
+
+class MemberRole(models.Model):
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="roles")
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["member", "role"], name="member_role_once")]
+
+    def __str__(self) -> str:
+        return self.role

@@ -1,0 +1,40 @@
+"""Reads on organizations, members and API tokens."""
+
+from django.db.models import Exists, OuterRef, QuerySet
+
+from apicore import clock
+from apicore.secrets import secret_hash
+
+from .models import ApiToken, MemberRole, Role
+
+
+def _tokens_with_owner_admin_flag() -> QuerySet[ApiToken]:
+    owner_is_admin = MemberRole.objects.filter(
+        member__user_id=OuterRef("owner_id"),
+        member__organization_id=OuterRef("organization_id"),
+        role=Role.ADMIN,
+    )
+    return ApiToken.objects.select_related("organization", "owner").annotate(owner_is_admin=Exists(owner_is_admin))
+
+
+def api_token_for_access_token(*, access_token: str) -> ApiToken | None:
+    """The token behind a live OAuth access token, in one query (with `owner_is_admin`)."""
+    return (
+        _tokens_with_owner_admin_flag()
+        .filter(
+            application__accesstoken__token_checksum=secret_hash(access_token),
+            application__accesstoken__expires__gt=clock.now(),
+        )
+        .first()
+    )
+
+
+def api_token_for_secret(*, secret: str) -> ApiToken | None:
+    """The token whose secret is sent directly (`Bearer <TOKEN>`), in one query."""
+    return _tokens_with_owner_admin_flag().filter(secret_hash=secret_hash(secret)).first()
+
+
+def api_token_for_client_id(*, client_id: str) -> ApiToken | None:
+    if not client_id.isdigit():
+        return None
+    return _tokens_with_owner_admin_flag().select_related("application").filter(client_id=int(client_id)).first()

@@ -1,0 +1,13 @@
+from django.urls import re_path
+
+from .errors import ErrorCode
+from .exceptions import ApiError, problem_response
+
+
+def not_found(request, *args, **kwargs):
+    return problem_response(request, ApiError(ErrorCode.NOT_FOUND, "No such address."))
+
+
+def catch_all(prefix: str):
+    """Last route of an API: any other address under `prefix` (a trailing slash too) is a JSON 404."""
+    return re_path(rf"^{prefix}.*$", not_found)

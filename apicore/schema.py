@@ -1,0 +1,174 @@
+"""Strict validation of JSON bodies (conventions 2, 4 and 6).
+
+A value must have the type it has in a reply (no "7" for 7, no 1 for true); every problem is named with
+its path (`address.city`, `email[1]`) and all are reported at once.
+"""
+
+import datetime as dt
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .errors import ErrorCode
+from .exceptions import FieldProblem
+from .problems import raise_problems
+
+INVALID = ErrorCode.INVALID_FIELD.code
+UNKNOWN = ErrorCode.UNKNOWN_NAME.code
+INVALID_DATE = ErrorCode.INVALID_DATE.code
+DATE_FORM = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MISSING = object()
+
+
+class Invalid(Exception):
+    def __init__(self, message: str, code: int = INVALID):
+        super().__init__(message)
+        self.code = code
+
+
+class Field:
+    """`emptiable`: null or "" is accepted and means "no value" (only where the contract says so)."""
+
+    type_name = "value"
+
+    def __init__(self, *, required: bool = False, emptiable: bool = False):
+        self.required = required
+        self.emptiable = emptiable
+
+    def clean(self, value: Any, path: str, problems: list[FieldProblem]) -> Any:
+        if value is None or value == "":
+            if self.emptiable:
+                return None
+            problems.append(FieldProblem(path, INVALID, f"{path} must have a value."))
+            return MISSING
+        try:
+            return self.convert(value, path, problems)
+        except Invalid as error:
+            problems.append(FieldProblem(path, error.code, f"{path} {error}."))
+            return MISSING
+
+    def convert(self, value: Any, path: str, problems: list[FieldProblem]) -> Any:
+        raise NotImplementedError
+
+
+class Text(Field):
+    def __init__(self, *, max_length: int | None = None, digits: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.max_length = max_length
+        self.digits = digits
+
+    def convert(self, value, path, problems):
+        if not isinstance(value, str):
+            raise Invalid("must be text")
+        if self.max_length is not None and len(value) > self.max_length:
+            raise Invalid(f"must be at most {self.max_length} characters")
+        if self.digits and not value.isdigit():
+            raise Invalid("must contain digits only")
+        return value
+
+
+class Int(Field):
+    def __init__(self, *, minimum: int | None = None, maximum: int | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def convert(self, value, path, problems):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Invalid("must be a whole number")
+        if self.minimum is not None and value < self.minimum:
+            raise Invalid(f"must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise Invalid(f"must be at most {self.maximum}")
+        return value
+
+
+class Bool(Field):
+    def convert(self, value, path, problems):
+        if not isinstance(value, bool):
+            raise Invalid("must be true or false")
+        return value
+
+
+class Date(Field):
+    def convert(self, value, path, problems):
+        if not isinstance(value, str) or not DATE_FORM.match(value):
+            raise Invalid("must be a date YYYY-MM-DD", INVALID_DATE)
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise Invalid("is not a date that exists", INVALID_DATE) from None
+
+
+class Number(Field):
+    """A JSON number read exactly (the parser gives floats; we go through their text)."""
+
+    def convert(self, value, path, problems):
+        if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+            raise Invalid("must be a number")
+        try:
+            return Decimal(str(value))
+        except InvalidOperation:
+            raise Invalid("must be a number") from None
+
+
+class ListOf(Field):
+    def __init__(self, item: Field, *, max_items: int | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.item = item
+        self.max_items = max_items
+
+    def clean(self, value, path, problems):
+        if value == []:
+            return []
+        return super().clean(value, path, problems)
+
+    def convert(self, value, path, problems):
+        if not isinstance(value, list):
+            raise Invalid("must be a list")
+        if self.max_items is not None and len(value) > self.max_items:
+            raise Invalid(f"must have at most {self.max_items} items")
+        cleaned = [self.item.clean(item, f"{path}[{index}]", problems) for index, item in enumerate(value)]
+        return [item for item in cleaned if item is not MISSING]
+
+
+class Obj(Field):
+    def __init__(self, fields: dict[str, Field], **kwargs):
+        super().__init__(**kwargs)
+        self.fields = fields
+
+    def convert(self, value, path, problems):
+        if not isinstance(value, dict):
+            raise Invalid("must be an object")
+        return clean_object(self.fields, value, path, problems, partial=False)
+
+
+def clean_object(fields: dict[str, Field], data: dict, prefix: str, problems: list, *, partial: bool) -> dict:
+    cleaned = {}
+    for name in data:
+        if name not in fields:
+            path = f"{prefix}.{name}" if prefix else name
+            problems.append(FieldProblem(path, UNKNOWN, f"{path} is not a field of this request."))
+    for name, field in fields.items():
+        path = f"{prefix}.{name}" if prefix else name
+        if name not in data:
+            if field.required and not partial:
+                problems.append(FieldProblem(path, INVALID, f"{path} is required."))
+            continue
+        value = field.clean(data[name], path, problems)
+        if value is not MISSING:
+            cleaned[name] = value
+    return cleaned
+
+
+class Schema:
+    """The body of one request: `fields` by name; `validate` returns only the fields that were sent."""
+
+    fields: dict[str, Field] = {}
+
+    @classmethod
+    def validate(cls, data: dict, *, partial: bool = False) -> dict:
+        problems: list[FieldProblem] = []
+        cleaned = clean_object(cls.fields, data, "", problems, partial=partial)
+        raise_problems(problems, source="body")
+        return cleaned

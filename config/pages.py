@@ -1,0 +1,28 @@
+"""Small public pages: the home page, the error kinds and the v5 migration guide."""
+
+from django.http import Http404
+from django.shortcuts import render
+
+from apicore.errors import KIND_DESCRIPTIONS, KIND_STATUS, Kind, codes_of_kind
+
+
+def home(request):
+    return render(request, "home.html")
+
+
+def error_kind(request, kind: str):
+    try:
+        found = Kind(kind)
+    except ValueError:
+        raise Http404 from None
+    context = {
+        "kind": found.value,
+        "status": KIND_STATUS[found],
+        "description": KIND_DESCRIPTIONS[found],
+        "codes": codes_of_kind(found),
+    }
+    return render(request, "errors/kind.html", context)
+
+
+def migration_guide(request):
+    return render(request, "docs/migration.html")

@@ -1,0 +1,181 @@
+"""Settings, read from environment variables (see the README's configuration table).
+
+With nothing set, the service runs on the embedded default: a SQLite file, an in-process cache and a
+file-system Celery broker, so that `make run` needs no server.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG and os.environ.get("DJANGO_REQUIRE_SECRET_KEY"):
+        raise RuntimeError("SECRET_KEY must be set")
+    SECRET_KEY = "insecure-development-key-change-me"
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+
+# Plain HTTP to the API answers 403 (10000). The local demo turns this off.
+REQUIRE_HTTPS = env_bool("REQUIRE_HTTPS", True)
+# Addresses of reverse proxies whose X-Forwarded-Proto and X-Forwarded-For are believed.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "oauth2_provider",
+    "apicore",
+    "accounts",
+    "objects_app",
+    "bookings",
+    "flightlog",
+    "economy",
+    "webhooks",
+]
+
+MIDDLEWARE = [
+    "apicore.middleware.RequestIdMiddleware",
+    "apicore.middleware.HttpsRequiredMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+    )
+}
+# Every request is one transaction: a fault leaves nothing half-saved.
+DATABASES["default"]["ATOMIC_REQUESTS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    # Local memory: rate-limit counters are per process, so the embedded default runs one process.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+AUTH_USER_MODEL = "accounts.User"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "/login"
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("sv", "Svenska"), ("nb", "Norsk bokmål"), ("da", "Dansk")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+MEDIA_ROOT = VAR_DIR / "media"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "DEFAULT_RENDERER_CLASSES": ["apicore.renderers.ApiJSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "apicore.exceptions.problem_exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_VERSIONING_CLASS": None,
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apicore.negotiation.JsonOnlyNegotiation",
+}
+
+OAUTH2_PROVIDER = {
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
+    # Keep only the SHA-256 checksum of issued tokens at rest (RFC 9700).
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "PKCE_REQUIRED": True,
+    "SCOPES": {},
+}
+
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _queue_dir = VAR_DIR / "broker"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue_dir),
+        "data_folder_out": str(_queue_dir),
+        "processed_folder": str(_queue_dir / "processed"),
+        "store_processed": False,
+    }
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = "UTC"
+
+# API limits (DECISIONS.md: "Limits that the contract leaves open").
+MAIN_API_CALLS_PER_MINUTE = 120
+FAILED_TOKEN_CHECKS_PER_IP = 20
+FAILED_TOKEN_CHECKS_WINDOW_SECONDS = 600
+RATELIMIT_USE_CACHE = "default"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}
+
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
+OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"
+OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth2_provider.IDToken"
+OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"

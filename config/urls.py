@@ -1,0 +1,20 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from apicore.routes import catch_all
+
+from . import pages
+
+main_v5 = [
+    path("", include("accounts.api.urls_main_v5")),
+]
+
+urlpatterns = [
+    path("main/v5/", include((main_v5, "main_v5"))),
+    catch_all("main/"),
+    catch_all("mobile/"),
+    path("admin/", admin.site.urls),
+    path("errors/<slug:kind>", pages.error_kind, name="error-kind"),
+    path("docs/main-api-v5-migration", pages.migration_guide, name="migration-guide"),
+    path("", pages.home, name="home"),
+]

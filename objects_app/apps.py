@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class ObjectsAppConfig(AppConfig):
+    name = "objects_app"

@@ -1,6 +1,7 @@
 """Small public pages: the home page, the error kinds and the v5 migration guide."""
 
-from django.http import Http404
+from django.db import connection
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 from apicore.errors import KIND_DESCRIPTIONS, KIND_STATUS, Kind, codes_of_kind
@@ -26,3 +27,9 @@ def error_kind(request, kind: str):
 
 def migration_guide(request):
     return render(request, "docs/migration.html")
+
+
+def health(request):
+    """For load balancers and the benchmark's unauthenticated baseline: no token, no query of data."""
+    connection.ensure_connection()
+    return JsonResponse({"status": "ok"})

@@ -16,5 +16,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("errors/<slug:kind>", pages.error_kind, name="error-kind"),
     path("docs/main-api-v5-migration", pages.migration_guide, name="migration-guide"),
+    path("health", pages.health, name="health"),
     path("", pages.home, name="home"),
 ]

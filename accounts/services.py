@@ -2,12 +2,24 @@
 
 import secrets
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from oauth2_provider.models import get_application_model
 
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError, FieldProblem
 from apicore.secrets import new_secret, secret_hash
 
-from .models import MODULES, ApiToken, Member, MemberRole, Organization, Role, User
+from .models import (
+    MODULES,
+    ApiToken,
+    ExpiryDateType,
+    Member,
+    MemberRole,
+    Organization,
+    Role,
+    User,
+    UserExpiryDate,
+)
 from .models.token import RIGHT_VALUES
 
 
@@ -97,3 +109,79 @@ def member_set_roles(*, member: Member, roles: list[str]) -> None:
     member.roles.exclude(role__in=wanted).delete()
     existing = set(member.roles.values_list("role", flat=True))
     MemberRole.objects.bulk_create(MemberRole(member=member, role=role) for role in sorted(wanted - existing))
+
+
+# --- expiry date types ----------------------------------------------------------------------------
+
+EXPIRY_TYPE_SETTINGS = (
+    "may_never_expire",
+    "members_can_change",
+    "image_required",
+    "booking_required",
+    "booking_warning_only",
+    "booking_also_for_students",
+    "booking_excluded_object_ids",
+    "reminders_at_login",
+    "reminders_days_before",
+)
+
+
+def _duplicate_name(field: str = "name") -> ApiError:
+    return ApiError(
+        ErrorCode.DUPLICATE,
+        "An expiry date type with this name exists.",
+        errors=[FieldProblem(field, ErrorCode.DUPLICATE.code, "The name is in use (letter case does not count).")],
+    )
+
+
+@transaction.atomic
+def expiry_date_type_create(*, organization: Organization, name: str, **settings) -> ExpiryDateType:
+    """Left-out settings default to false, no excluded objects and reminders 30 days before."""
+    unknown = set(settings) - set(EXPIRY_TYPE_SETTINGS)
+    if unknown:
+        raise TypeError(f"Unknown settings: {sorted(unknown)}")
+    if ExpiryDateType.objects.filter(organization=organization, name__iexact=name).exists():
+        raise _duplicate_name()
+    try:
+        with transaction.atomic():
+            return ExpiryDateType.objects.create(organization=organization, name=name, **settings)
+    except IntegrityError:
+        # Another request took the name between our check and the insert.
+        raise _duplicate_name() from None
+
+
+@transaction.atomic
+def expiry_date_type_update(*, expiry_type: ExpiryDateType, **changes) -> ExpiryDateType:
+    """Only the settings given change; the name cannot be changed. Switching on `image_required` makes
+    dated members without an image count as expired at once (that is computed, nothing is stored)."""
+    unknown = set(changes) - set(EXPIRY_TYPE_SETTINGS)
+    if unknown:
+        raise TypeError(f"Unknown settings: {sorted(unknown)}")
+    for name, value in changes.items():
+        setattr(expiry_type, name, value)
+    if changes:
+        expiry_type.save(update_fields=list(changes))
+    return expiry_type
+
+
+@transaction.atomic
+def expiry_date_type_delete(*, expiry_type: ExpiryDateType, delete_dependents: bool = False) -> None:
+    dates = UserExpiryDate.objects.filter(type=expiry_type)
+    count = dates.count()
+    if count and not delete_dependents:
+        raise ApiError(
+            ErrorCode.HAS_DEPENDENTS,
+            f"{count} members have a date of this type. Send delete_dependents=true to delete them too.",
+            dependents=[{"name": "user_expiry_dates", "count": count}],
+        )
+    images = [name for name in dates.exclude(image="").values_list("image", flat=True)]
+    dates.delete()
+    expiry_type.delete()
+    if images:
+        transaction.on_commit(lambda: _delete_files(images))
+
+
+def _delete_files(names: list[str]) -> None:
+    storage = UserExpiryDate._meta.get_field("image").storage
+    for name in names:
+        storage.delete(name)

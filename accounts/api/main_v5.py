@@ -1,12 +1,19 @@
 """Main API v5: the token, the organization, memberships and user groups."""
 
 from django.db.models.functions import Lower
+from django.urls import reverse
+from rest_framework.response import Response
 
 from apicore import params
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError
+from apicore.params import parse_bool
 from apicore.views import ItemEndpoint, ListEndpoint, SingletonEndpoint
 
-from ..models import Membership, UserGroup
-from .presenters import GroupPresenter, OrganizationPresenter, TokenPresenter
+from .. import services
+from ..models import ExpiryDateType, Membership, UserGroup
+from . import schemas
+from .presenters import ExpiryDateTypePresenter, GroupPresenter, OrganizationPresenter, TokenPresenter
 
 
 class TokenView(SingletonEndpoint):
@@ -49,3 +56,49 @@ class UserGroupList(MembershipList):
 class UserGroupItem(MembershipItem):
     def get_queryset(self):
         return UserGroup.objects.filter(organization=self.request.organization)
+
+
+class ExpiryDateTypeList(ListEndpoint):
+    module = "organization_settings"
+    presenter_class = ExpiryDateTypePresenter
+    filters = {"name": params.Search("name")}
+    ordering = (Lower("name"), "id")
+
+    def get_queryset(self):
+        return ExpiryDateType.objects.filter(organization=self.request.organization)
+
+    def post(self, request):
+        presenter = self.make_presenter(self.parse_query(self.shape_parsers()))
+        body = schemas.ExpiryDateTypeCreate.validate(self.json_object())
+        created = services.expiry_date_type_create(
+            organization=request.organization, name=body["name"], **schemas.expiry_type_settings(body)
+        )
+        return self.item_response(
+            presenter, created, status=201, location=reverse("main_v5:expiry-date-type", args=[created.pk])
+        )
+
+
+class ExpiryDateTypeItem(ItemEndpoint):
+    module = "organization_settings"
+    presenter_class = ExpiryDateTypePresenter
+
+    def get_queryset(self):
+        return ExpiryDateType.objects.filter(organization=self.request.organization)
+
+    def patch(self, request, pk: int):
+        presenter = self.make_presenter(self.parse_query(self.shape_parsers()))
+        expiry_type = self.get_item(None, pk)
+        data = self.json_object()
+        if not data:
+            raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one field to change.")
+        body = schemas.ExpiryDateTypeUpdate.validate(data, partial=True)
+        updated = services.expiry_date_type_update(expiry_type=expiry_type, **schemas.expiry_type_settings(body))
+        return self.item_response(presenter, updated)
+
+    def delete(self, request, pk: int):
+        query = self.parse_query({"delete_dependents": parse_bool})
+        expiry_type = self.get_item(None, pk)
+        services.expiry_date_type_delete(
+            expiry_type=expiry_type, delete_dependents=query.get("delete_dependents", False)
+        )
+        return Response(status=204)

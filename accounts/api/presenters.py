@@ -54,3 +54,20 @@ class GroupPresenter(Presenter):
             ),
         )
     }
+
+
+class ExpiryDateTypePresenter(Presenter):
+    fields = {
+        "id": attr("id"),
+        "name": attr("name"),
+        "may_never_expire": attr("may_never_expire"),
+        "members_can_change": attr("members_can_change"),
+        "image_required": attr("image_required"),
+        "booking": lambda t: {
+            "required": t.booking_required,
+            "warning_only": t.booking_warning_only,
+            "also_for_students": t.booking_also_for_students,
+            "excluded_object_ids": list(t.booking_excluded_object_ids),
+        },
+        "reminders": lambda t: {"at_login": t.reminders_at_login, "days_before": t.reminders_days_before},
+    }

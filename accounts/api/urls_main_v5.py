@@ -11,4 +11,6 @@ urlpatterns = [
     path("memberships/<int:pk>", main_v5.MembershipItem.as_view(), name="membership"),
     path("user-groups", main_v5.UserGroupList.as_view(), name="user-groups"),
     path("user-groups/<int:pk>", main_v5.UserGroupItem.as_view(), name="user-group"),
+    path("expiry-date-types", main_v5.ExpiryDateTypeList.as_view(), name="expiry-date-types"),
+    path("expiry-date-types/<int:pk>", main_v5.ExpiryDateTypeItem.as_view(), name="expiry-date-type"),
 ]

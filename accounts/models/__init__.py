@@ -1,3 +1,4 @@
+from .expiry import ExpiryDateType, UserExpiryDate
 from .member import Member, MemberRole, Membership, Role, UserGroup
 from .organization import Organization
 from .token import MODULES, ApiToken
@@ -6,11 +7,13 @@ from .user import User
 __all__ = [
     "MODULES",
     "ApiToken",
+    "ExpiryDateType",
     "Member",
     "MemberRole",
     "Membership",
     "Organization",
     "Role",
     "User",
+    "UserExpiryDate",
     "UserGroup",
 ]

@@ -1,0 +1,49 @@
+from django.db import models
+from django.db.models.functions import Lower
+
+NEVER_EXPIRES = "2999-12-31"
+
+
+class ExpiryDateType(models.Model):
+    """A kind of date an organization tracks for its members (medical, licence, check...)."""
+
+    organization = models.ForeignKey(
+        "accounts.Organization", on_delete=models.CASCADE, related_name="expiry_date_types"
+    )
+    name = models.CharField(max_length=30)
+    may_never_expire = models.BooleanField(default=False)
+    members_can_change = models.BooleanField(default=False)
+    image_required = models.BooleanField(default=False)
+    booking_required = models.BooleanField(default=False)
+    booking_warning_only = models.BooleanField(default=False)
+    booking_also_for_students = models.BooleanField(default=False)
+    # Object ids (GET /objects) the date is not checked for when booking.
+    booking_excluded_object_ids = models.JSONField(default=list, blank=True)
+    reminders_at_login = models.BooleanField(default=False)
+    reminders_days_before = models.PositiveSmallIntegerField(default=30)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint("organization", Lower("name"), name="expiry_type_name_unique_any_case"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UserExpiryDate(models.Model):
+    """One member's date of one type, with an optional image (a scan of the certificate)."""
+
+    member = models.ForeignKey("accounts.Member", on_delete=models.CASCADE, related_name="expiry_dates")
+    type = models.ForeignKey(ExpiryDateType, on_delete=models.CASCADE, related_name="user_expiry_dates")
+    expiry_date = models.DateField()
+    image = models.FileField(upload_to="expiry-dates/", blank=True)
+    # When reminder mails were last sent; cleared when the date changes so that they start again.
+    reminded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["member", "type"], name="one_expiry_date_per_member_and_type")]
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.expiry_date}"

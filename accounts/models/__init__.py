@@ -2,7 +2,7 @@ from .expiry import ExpiryDateType, UserExpiryDate
 from .member import Member, MemberRole, Membership, Role, UserGroup
 from .organization import Organization
 from .token import MODULES, ApiToken
-from .user import User
+from .user import User, UserEmail
 
 __all__ = [
     "MODULES",
@@ -14,6 +14,7 @@ __all__ = [
     "Organization",
     "Role",
     "User",
+    "UserEmail",
     "UserExpiryDate",
     "UserGroup",
 ]

@@ -34,6 +34,14 @@ class Member(models.Model):
     user_groups = models.ManyToManyField(UserGroup, blank=True, related_name="members")
     active = models.BooleanField(default=True)
     locked = models.BooleanField(default=False)
+    # The account; its balance is the sum of the member's transactions (economy).
+    annual_fee = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    external_customer_number = models.CharField(max_length=50, blank=True)
+    misc_info = models.TextField(blank=True)
+    internal_notes = models.TextField(blank=True)
+    access_card_number = models.CharField(max_length=50, blank=True)
+    access_card_code = models.CharField(max_length=10, blank=True)
+    access_card_expiry_date = models.DateField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -8,13 +8,38 @@ def join_name(*parts: str) -> str:
 
 
 class User(AbstractUser):
-    """One login per person, shared by every organization the person is a member of."""
+    """One login per person, shared by every organization the person is a member of.
+
+    What describes the person (names, contact data, national numbers) lives here; what the person is in
+    one club lives on Member.
+    """
 
     last_name_particle = models.CharField(max_length=50, blank=True)
     # The full name, kept in a column so that lists can be searched and sorted by it in SQL.
     name = models.CharField(max_length=320, blank=True, editable=False, db_index=True)
     # A login stopped by support: the person cannot log in anywhere.
     locked_login = models.BooleanField(default=False)
+
+    street_address_1 = models.CharField(max_length=200, blank=True)
+    street_address_2 = models.CharField(max_length=200, blank=True)
+    postal_code = models.CharField(max_length=20, blank=True)
+    city = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=100, blank=True)
+
+    phone_home = models.CharField(max_length=40, blank=True)
+    phone_work = models.CharField(max_length=40, blank=True)
+    # Country code stored as digits only ("46" whether written 46, +46 or 0046).
+    mobile_country_code = models.CharField(max_length=4, blank=True)
+    mobile_initial_number = models.CharField(max_length=10, blank=True)
+    mobile_number = models.CharField(max_length=20, blank=True)
+
+    personal_identification_number = models.CharField(max_length=20, blank=True)
+    emergency_contact_name = models.CharField(max_length=200, blank=True)
+    emergency_contact_phone = models.CharField(max_length=40, blank=True)
+    emergency_contact_relation = models.CharField(max_length=100, blank=True)
+
+    ksak_member_number = models.CharField(max_length=20, null=True, blank=True, unique=True)
+    nlf_member_number = models.CharField(max_length=20, blank=True)
 
     class Meta:
         constraints = [
@@ -36,3 +61,27 @@ class User(AbstractUser):
     def last_first_name(self) -> str:
         first = join_name(self.first_name, self.last_name_particle)
         return f"{self.last_name}, {first}" if first else self.last_name
+
+    def created_by(self, organization_id: int) -> bool:
+        """Logins made by an organization carry its id as the username's prefix."""
+        return self.username.startswith(f"{organization_id}-")
+
+
+class UserEmail(models.Model):
+    """At most two addresses per login, in order; a bounced address is marked invalid."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="emails")
+    position = models.PositiveSmallIntegerField()
+    address = models.EmailField()
+    invalid = models.BooleanField(default=False)
+    invalid_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["user", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "position"], name="user_email_position_once"),
+            models.CheckConstraint(condition=models.Q(position__lt=2), name="user_email_at_most_two"),
+        ]
+
+    def __str__(self) -> str:
+        return self.address

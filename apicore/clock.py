@@ -18,3 +18,10 @@ def format_utc(value: dt.datetime | None) -> str | None:
 
 def http_date(value: dt.datetime) -> str:
     return value.astimezone(dt.UTC).strftime("%a, %d %b %Y %H:%M:%S GMT")
+
+
+def today_in(timezone_name: str) -> dt.date:
+    """The local date now in an IANA zone (an organization's "today")."""
+    import zoneinfo
+
+    return now().astimezone(zoneinfo.ZoneInfo(timezone_name)).date()

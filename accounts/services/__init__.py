@@ -9,7 +9,7 @@ from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError, FieldProblem
 from apicore.secrets import new_secret, secret_hash
 
-from .models import (
+from ..models import (
     MODULES,
     ApiToken,
     ExpiryDateType,
@@ -20,7 +20,7 @@ from .models import (
     User,
     UserExpiryDate,
 )
-from .models.token import RIGHT_VALUES
+from ..models.token import RIGHT_VALUES
 
 
 class InvalidRights(ValueError):

@@ -38,7 +38,7 @@ REQUIRE_HTTPS = env_bool("REQUIRE_HTTPS", True)
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "accounts.admin_apps.OrganizationAdminConfig",  # django.contrib.admin, organization-scoped
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -151,6 +151,8 @@ OAUTH2_PROVIDER = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "broker"
+    # kombu's file-system transport expects its folders to exist, in the web process and the worker alike.
+    (_queue_dir / "processed").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),

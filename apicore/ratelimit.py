@@ -28,11 +28,20 @@ def _usage(request, *, group: str, key: str, rate: str, increment: bool) -> dict
     return get_usage(request, group=group, key=lambda _group, _request: key, rate=rate, increment=increment)
 
 
+def _seconds_to_reset(usage: dict) -> int:
+    """Whole seconds until the count restarts.
+
+    django-ratelimit's `time_left` is the window's last whole second minus the current one: the window still
+    holds at `time_left` seconds from now and restarts one second later. Waiting `Retry-After` must be enough.
+    """
+    return max(int(usage["time_left"]), 0) + 1
+
+
 def count_token_call(request, *, token_id: int) -> Usage:
     """One call of a token; raises 429 (10013) past the limit. Both ways of calling share the count."""
     limit = settings.MAIN_API_CALLS_PER_MINUTE
     usage = _usage(request, group="main-token", key=str(token_id), rate=f"{limit}/m", increment=True)
-    reset = max(int(usage["time_left"]), 1)
+    reset = _seconds_to_reset(usage)
     result = Usage(limit=limit, remaining=max(limit - usage["count"], 0), reset=reset)
     if usage["should_limit"]:
         raise ApiError(
@@ -56,7 +65,7 @@ def ensure_ip_not_blocked(request) -> None:
         raise ApiError(
             ErrorCode.TOO_MANY_FAILED_AUTHORIZATIONS,
             "Too many calls with a rejected token from this address.",
-            headers={"Retry-After": str(max(int(usage["time_left"]), 1))},
+            headers={"Retry-After": str(_seconds_to_reset(usage))},
         )
 
 

@@ -1,15 +1,20 @@
 import base64
+import datetime as dt
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.test import Client
 
 from accounts.models import MODULES
 from accounts.services import api_token_create
-from tests.factories import OrganizationFactory, make_admin
+from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory, UserGroupFactory, make_admin
 
 BASE = "/main/v5"
 ALL_RIGHTS = {module: "rw" for module in MODULES}
+# A fixed instant for tests that count calls or move the clock; not on a whole second on purpose.
+FROZEN_AT = dt.datetime(2026, 11, 25, 12, 0, 0, 250_000, tzinfo=dt.UTC)
+PROBLEM_KEYS = {"type", "title", "status", "code", "request_id"}
 
 
 @pytest.fixture(autouse=True)
@@ -75,6 +80,25 @@ def basic(client_id: str, secret: str) -> str:
     return "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
 
 
+def assert_problem(response, status: int, code: int) -> dict:
+    """An error reply in Problem Details with the given status and code; returns the body."""
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body.keys() >= PROBLEM_KEYS, body
+    assert body["status"] == status
+    assert body["code"] == code
+    assert body["request_id"] == response["Request-Id"]
+    return body
+
+
+@pytest.fixture
+def frozen_time():
+    """The clock stopped at FROZEN_AT; move it with `frozen_time.shift(seconds)` or `.move_to(instant)`."""
+    with time_machine.travel(FROZEN_AT, tick=False) as traveller:
+        yield traveller
+
+
 @pytest.fixture
 def org(db):
     return OrganizationFactory(name="Västerås Flygklubb")
@@ -117,3 +141,33 @@ def api(org, admin, make_api):
 @pytest.fixture
 def other_api(other_org, make_api):
     return make_api(other_org)
+
+
+class GroupEndpoint:
+    """GET /memberships or GET /user-groups, with the factory of its items."""
+
+    def __init__(self, path: str, factory):
+        self.path = path
+        self.factory = factory
+
+    def make(self, organization, name: str, **fields):
+        return self.factory(organization=organization, name=name, **fields)
+
+    def item_path(self, pk) -> str:
+        return f"{self.path}/{pk}"
+
+    def add_member(self, group, *, organization=None, **member_fields):
+        """A member of `organization` (default: the group's) in the group; user fields as `user__name`."""
+        organization = organization or group.organization
+        if self.factory is MembershipFactory:
+            return MemberFactory(organization=organization, membership=group, **member_fields)
+        member = MemberFactory(organization=organization, **member_fields)
+        member.user_groups.add(group)
+        return member
+
+
+@pytest.fixture(params=["/memberships", "/user-groups"])
+def group_endpoint(request):
+    """Each test runs once through /memberships and once through /user-groups."""
+    factory = MembershipFactory if request.param == "/memberships" else UserGroupFactory
+    return GroupEndpoint(request.param, factory)

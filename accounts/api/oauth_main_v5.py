@@ -3,13 +3,23 @@
 import json
 
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 from oauth2_provider.views import TokenView
 from oauthlib.oauth2 import BackendApplicationServer
 
 from apicore import ratelimit
+from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError, problem_response
 
 from ..oauth import MainApiTokenValidator, current_http_request
+
+
+def _descriptions() -> dict[str, str]:
+    return {
+        "invalid_client": _("The client id or secret is not accepted."),
+        "unsupported_grant_type": _("Only grant_type=client_credentials is supported."),
+        "invalid_request": _("The token request is not valid."),
+    }
 
 
 def oauth_error(status: int, error: str, description: str) -> JsonResponse:
@@ -36,6 +46,7 @@ class MainTokenView(TokenView):
             return problem_response(request, error)
         if response.status_code == 401:
             ratelimit.count_failed_token_check(request)
+        if response.status_code >= 400:
             response = self._with_description(response)
         usage = getattr(request, "ratelimit_usage", None)
         if usage is not None:
@@ -43,9 +54,19 @@ class MainTokenView(TokenView):
                 response[name] = value
         return response
 
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        """Any method but POST: 405 (10050) in Problem Details, as elsewhere in the API."""
+        allowed = ", ".join(method.upper() for method in self._allowed_methods())
+        error = ApiError(ErrorCode.METHOD_NOT_ALLOWED, f"The method {request.method} is not allowed.")
+        response = problem_response(request, error)
+        response["Allow"] = allowed
+        return response
+
     @staticmethod
     def _with_description(response):
+        """Every OAuth error carries `error_description` (oauthlib leaves it out for some errors)."""
         body = json.loads(response.content or b"{}")
-        body.setdefault("error_description", "The client id or secret is not accepted.")
-        response.content = json.dumps(body)
+        if "error" in body and not body.get("error_description"):
+            body["error_description"] = _descriptions().get(body["error"], _("The token request is not valid."))
+            response.content = json.dumps(body)
         return response

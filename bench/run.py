@@ -1,0 +1,189 @@
+"""Latency of an authenticated GET /main/v5/token beside the unauthenticated GET /health, on one server.
+
+    .venv/bin/python bench/run.py [--n 400] [--warmup 40]      (or: make bench)
+
+The production setup on loopback: its own PostgreSQL database (flyclub_bench, recreated), the demo world,
+Redis db 5 (flushed) as the cache, gunicorn with 2 workers. The two kinds of call alternate, one at a
+time, so that both see the same server state. The limit of 120 calls a minute per token stays as it is:
+the authenticated calls rotate over enough fresh tokens. Also counts the SQL queries of one
+authenticated GET /token (in a `manage.py shell` on the same database). Writes
+bench/results/token_vs_health.json.
+"""
+
+import argparse
+import math
+import sys
+import time
+
+from server import (
+    API,
+    Gunicorn,
+    create_tokens,
+    django_script,
+    log,
+    machine,
+    prepare_bench_database,
+    stop_on_sigterm,
+    summary_ms,
+    write_results,
+)
+
+CALLS_PER_TOKEN = 100  # well under the 119 GETs a token has in a minute after its token fetch
+
+QUERIES_SCRIPT = """
+import base64, json
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+client = Client(SERVER_NAME="127.0.0.1")
+basic = base64.b64encode("{client_id}:{secret}".encode()).decode()
+with CaptureQueriesContext(connection) as fetch:
+    reply = client.post(
+        "{api}/oauth/token", {{"grant_type": "client_credentials"}}, HTTP_AUTHORIZATION="Basic " + basic
+    )
+assert reply.status_code == 200, reply.content
+access = reply.json()["access_token"]
+calls = []
+for _ in range(3):
+    with CaptureQueriesContext(connection) as get:
+        reply = client.get("{api}/token", HTTP_AUTHORIZATION="Bearer " + access)
+    assert reply.status_code == 200, reply.content
+    calls.append([query["sql"] for query in get.captured_queries])
+with CaptureQueriesContext(connection) as health:
+    reply = client.get("/health")
+assert reply.status_code == 200, reply.content
+print(json.dumps({{
+    "token_fetch": len(fetch.captured_queries),
+    "get_token": [len(sqls) for sqls in calls],
+    "get_token_sql": calls[-1],
+    "health": len(health.captured_queries),
+}}))
+"""
+
+
+def count_queries(env: dict[str, str], token: dict) -> dict:
+    """Queries of a token fetch, three GET /token and one /health, through Django's test client."""
+    code = QUERIES_SCRIPT.format(client_id=token["client_id"], secret=token["secret"], api=API)
+    return django_script(env, code)
+
+
+def measure(client, tokens: list[dict], *, n: int, warmup: int, max_seconds: float) -> dict:
+    sessions = []  # one access token per bench token, fetched before the timed part
+    for token in tokens:
+        access, _reply = client.fetch_access_token(token["client_id"], token["secret"])
+        sessions.append(access)
+    budget = [CALLS_PER_TOKEN] * len(sessions)
+
+    def bearer() -> str:
+        for index, left in enumerate(budget):
+            if left:
+                budget[index] -= 1
+                return sessions[index]
+        raise RuntimeError("out of token budget")
+
+    def pair(i: int) -> tuple[float, float]:
+        # Alternate which call goes first, so neither always follows the other.
+        order = ("token", "health") if i % 2 else ("health", "token")
+        times = {}
+        for kind in order:
+            reply = client.get(f"{API}/token", bearer=bearer()) if kind == "token" else client.get("/health")
+            if reply.status != 200:
+                raise RuntimeError(f"{kind} answered {reply.status}: {reply.body[:300]!r}")
+            times[kind] = reply.seconds
+        return times["token"], times["health"]
+
+    log(f"warm-up: {warmup} pairs")
+    for i in range(warmup):
+        pair(i)
+    log(f"measuring: {n} pairs")
+    token_times, health_times = [], []
+    started = time.monotonic()
+    for i in range(n):
+        if time.monotonic() - started > max_seconds:
+            log(f"stopping after {i} pairs: the measurement is bounded to {max_seconds:.0f}s (--max-seconds)")
+            break
+        token_time, health_time = pair(i)
+        token_times.append(token_time)
+        health_times.append(health_time)
+    return {
+        "token": summary_ms(token_times),
+        "health": summary_ms(health_times),
+        "seconds": round(time.monotonic() - started, 2),
+        "stopped_early": len(token_times) < n,
+    }
+
+
+def print_table(result: dict, queries: dict) -> None:
+    token, health = result["token"], result["health"]
+    rows = [
+        ("GET /main/v5/token (Bearer)", token),
+        ("GET /health", health),
+    ]
+    print()
+    print(f"{'call':<30} {'n':>5} {'median ms':>10} {'p90 ms':>8} {'mean ms':>8}")
+    for name, row in rows:
+        print(f"{name:<30} {row['n']:>5} {row['median_ms']:>10.2f} {row['p90_ms']:>8.2f} {row['mean_ms']:>8.2f}")
+    print(
+        f"{'ratio token/health':<30} {'':>5} {result['ratio_median']:>10.2f} {result['ratio_p90']:>8.2f}"
+        f" {result['ratio_mean']:>8.2f}"
+    )
+    print()
+    print(
+        f"SQL queries: GET /token {queries['get_token']} (first, second, third call);"
+        f" token fetch {queries['token_fetch']}; /health {queries['health']}"
+    )
+    for number, sql in enumerate(queries["get_token_sql"], 1):
+        print(f"  {number}. {sql[:300]}{'...' if len(sql) > 300 else ''}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=400, help="measured calls of each kind (default 400)")
+    parser.add_argument("--warmup", type=int, default=40, help="unmeasured pairs first (default 40)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-seconds", type=float, default=45, help="bound of the measured part (default 45)")
+    args = parser.parse_args()
+    if args.n < 1 or args.warmup < 0:
+        parser.error("--n must be at least 1 and --warmup at least 0")
+    stop_on_sigterm()
+
+    run_started = time.monotonic()
+    env, world = prepare_bench_database()
+    token_count = math.ceil((args.n + args.warmup) / CALLS_PER_TOKEN)
+    log(f"creating {token_count + 1} tokens")
+    tokens = create_tokens(env, world, token_count + 1)
+    query_token, tokens = tokens[0], tokens[1:]
+
+    server = Gunicorn(env, workers=args.workers)
+    try:
+        client = server.start()
+        result = measure(client, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
+    finally:
+        server.stop()
+    log("counting queries")
+    queries = count_queries(env, query_token)
+
+    token, health = result["token"], result["health"]
+    result["ratio_median"] = round(token["median_ms"] / health["median_ms"], 2)
+    result["ratio_p90"] = round(token["p90_ms"] / health["p90_ms"], 2)
+    result["ratio_mean"] = round(token["mean_ms"] / health["mean_ms"], 2)
+    document = {
+        "what": "sequential GET /main/v5/token (Bearer access token) beside GET /health, alternating",
+        "server": f"gunicorn config.wsgi, {args.workers} sync workers, 127.0.0.1, PostgreSQL, Redis cache",
+        "warmup_pairs": args.warmup,
+        "tokens_rotated": len(tokens),
+        "calls_per_token": CALLS_PER_TOKEN,
+        **result,
+        "queries": queries,
+        "machine": machine(),
+        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "total_run_s": round(time.monotonic() - run_started, 1),
+    }
+    path = write_results("token_vs_health.json", document)
+    print_table(result, queries)
+    print(f"\nwritten: {path.relative_to(path.parents[2])} (whole run {document['total_run_s']}s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The limit of 120 calls a minute per token, against a real gunicorn (2 workers) sharing Redis.
+
+In-process tests run one request at a time through one cache; this one checks that the count in Redis
+stays exact when 8 threads call at once through two worker processes. It needs PostgreSQL (the server
+process must see the committed test data) and TEST_REDIS_URL (that Redis db is flushed first).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/flyclub TEST_REDIS_URL=redis://127.0.0.1:6379/3 \
+        .venv/bin/pytest tests/test_live_throttle.py
+"""
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from accounts.models import MODULES
+from accounts.services import api_token_create
+from bench.server import (
+    TOO_MANY_REQUESTS_CODE,
+    Gunicorn,
+    database_url_of,
+    flush_redis,
+    hammer_token,
+    service_env,
+)
+from tests.factories import OrganizationFactory, make_admin
+
+DATABASE_ENGINE = settings.DATABASES["default"]["ENGINE"]
+
+# Decided at collection, so that a skipped run does not even create the test database.
+pytestmark = [
+    pytest.mark.live,
+    pytest.mark.skipif(
+        "postgresql" not in DATABASE_ENGINE,
+        reason=f"live throttle test needs PostgreSQL (DATABASE_URL=postgres://...), not {DATABASE_ENGINE}",
+    ),
+    pytest.mark.skipif(
+        not settings.TEST_REDIS_URL,
+        reason="live throttle test needs TEST_REDIS_URL (a Redis db it may flush); it is empty",
+    ),
+]
+
+CALLS = 200
+THREADS = 8
+
+
+def test_exactly_120_calls_a_minute_pass_under_concurrency_across_workers(transactional_db, tmp_path):
+    # Committed (transactional_db), so that the gunicorn process sees the token.
+    organization = OrganizationFactory()
+    token, secret = api_token_create(
+        organization=organization,
+        owner=make_admin(organization),
+        description="Live throttle",
+        rights={module: "rw" for module in MODULES},
+    )
+    flush_redis(settings.TEST_REDIS_URL)
+    env = service_env(database_url=database_url_of(connection.settings_dict), redis_url=settings.TEST_REDIS_URL)
+    server = Gunicorn(env, workers=2, start_timeout=30, log_path=tmp_path / "gunicorn.log")
+    try:
+        client = server.start()
+        result = hammer_token(
+            client, str(token.client_id), secret, total=CALLS, threads=THREADS, request_timeout=10, deadline_s=60
+        )
+    finally:
+        server.stop()
+        flush_redis(settings.TEST_REDIS_URL)
+
+    summary = result.as_dict()
+    assert result.limit == 120, summary
+    assert result.remaining_after_fetch == 119, summary  # the token fetch was call 1 of the minute
+    assert not result.errors, summary
+    assert result.ok == 119, summary
+    assert result.limited == CALLS - 119, summary
+    assert dict(result.statuses) == {200: 119, 429: CALLS - 119}, summary
+    assert dict(result.limited_codes) == {TOO_MANY_REQUESTS_CODE: CALLS - 119}, summary

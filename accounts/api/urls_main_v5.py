@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import main_v5
+from . import main_v5, users_main_v5
+from .expiry_dates_main_v5 import ExpiryDateList, UserExpiryDateItem, UserExpiryDateList
+from .login_checks_main_v5 import LoginCheckView
 from .oauth_main_v5 import MainTokenView
 
 urlpatterns = [
@@ -13,4 +15,10 @@ urlpatterns = [
     path("user-groups/<int:pk>", main_v5.UserGroupItem.as_view(), name="user-group"),
     path("expiry-date-types", main_v5.ExpiryDateTypeList.as_view(), name="expiry-date-types"),
     path("expiry-date-types/<int:pk>", main_v5.ExpiryDateTypeItem.as_view(), name="expiry-date-type"),
+    path("expiry-dates", ExpiryDateList.as_view(), name="expiry-dates"),
+    path("users/<int:pk>/expiry-dates", UserExpiryDateList.as_view(), name="user-expiry-dates"),
+    path("users/<int:pk>/expiry-dates/<int:type_id>", UserExpiryDateItem.as_view(), name="user-expiry-date"),
+    path("users", users_main_v5.UserList.as_view(), name="users"),
+    path("users/<int:pk>", users_main_v5.UserItem.as_view(), name="user"),
+    path("login-checks", LoginCheckView.as_view(), name="login-checks"),
 ]

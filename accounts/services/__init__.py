@@ -40,6 +40,20 @@ def _clean_rights(rights: dict[str, str]) -> dict[str, str]:
     return {module: cleaned[module] for module in MODULES if module in cleaned}
 
 
+def api_token_check_rights(*, rights: dict[str, str], token: ApiToken | None = None) -> dict[str, str]:
+    """The rights as they would be stored, or InvalidRights.
+
+    An existing token cannot gain `users_sensitive` (document 1, Authentication 1: a token gets it only by
+    being replaced with a new one); it may keep or lose it.
+    """
+    cleaned = _clean_rights(rights)
+    if token is not None:
+        had = set(token.rights.get("users_sensitive", ""))
+        if set(cleaned.get("users_sensitive", "")) - had:
+            raise InvalidRights("An existing token cannot get the users_sensitive right: create a new token.")
+    return cleaned
+
+
 def _new_client_id() -> int:
     while True:
         candidate = 100_000_000 + secrets.randbelow(900_000_000)
@@ -89,7 +103,7 @@ def api_token_create(
 @transaction.atomic
 def api_token_update(*, token: ApiToken, description: str, rights: dict[str, str], allowed_ips: list[str]) -> ApiToken:
     token.description = description
-    token.rights = _clean_rights(rights)
+    token.rights = api_token_check_rights(rights=rights, token=token)
     token.allowed_ips = list(allowed_ips)
     token.save(update_fields=["description", "rights", "allowed_ips"])
     return token
@@ -185,3 +199,5 @@ def _delete_files(names: list[str]) -> None:
     storage = UserExpiryDate._meta.get_field("image").storage
     for name in names:
         storage.delete(name)
+from .expiry_dates import user_expiry_date_delete, user_expiry_date_set  # noqa: E402, F401
+from .users import user_create, user_delete, user_update  # noqa: E402, F401

@@ -1,0 +1,58 @@
+"""Main API v5: POST /login-checks, a member's username and password checked for an integration."""
+
+from rest_framework.response import Response
+
+from apicore import schema as s
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError
+from apicore.views import MainApiView
+
+from .. import login_limits
+from ..models import User
+from ..services import logins
+
+
+class LoginCheckBody(s.Schema):
+    fields = {"username": s.Text(required=True), "password": s.Text(required=True)}
+
+
+def login_check_reply(user: User | None) -> dict:
+    """The contract's Login check reply; `user` is null whenever `valid` is false."""
+    if user is None:
+        return {"valid": False, "user": None}
+    return {
+        "valid": True,
+        "user": {
+            "id": user.pk,
+            "username": user.username,
+            "name": user.full_name,
+            "first_name": user.first_name,
+            "last_name_particle": user.last_name_particle or None,
+            "last_name": user.last_name,
+        },
+    }
+
+
+class LoginCheckView(MainApiView):
+    """Reply 200 for a right and a wrong login alike; nothing is changed. Only members of the token's
+    organization can be valid (DECISIONS.md, Readings). Each refusal counts in the failed-login limit that the
+    website's login page shares; past it, 429 (10012) with `Retry-After`, whatever the password."""
+
+    module = "login_checks"
+    right = "r"
+    http_method_names = ["post"]
+
+    def post(self, request):
+        self.parse_query({})
+        body = LoginCheckBody.validate(self.json_object())
+        try:
+            user = logins.verify_login(
+                request, username=body["username"], password=body["password"], organization=request.organization
+            )
+        except login_limits.TooManyFailedLogins as blocked:
+            raise ApiError(
+                ErrorCode.TOO_MANY_FAILED_LOGINS,
+                "Too many failed logins for this username. Wait the seconds that Retry-After gives.",
+                headers={"Retry-After": str(blocked.retry_after)},
+            ) from None
+        return Response({"data": login_check_reply(user)})

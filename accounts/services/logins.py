@@ -1,0 +1,58 @@
+"""Checking a username and password: one implementation for the website's login page and POST /login-checks.
+
+Nothing is written by a check: no `last_login`, and no re-hashing of a password stored with an older hasher
+(`django.contrib.auth.hashers.check_password` without a setter). Whether a username exists is never shown:
+the reply is the same, a hasher runs exactly once either way, and every refusal counts in the shared limit.
+"""
+
+import functools
+
+from django.contrib.auth.hashers import check_password, get_hasher, is_password_usable, make_password
+from django.utils.crypto import get_random_string
+
+from .. import login_limits
+from ..models import Member, Organization, User
+
+
+@functools.cache
+def _dummy_hash(algorithm: str) -> str:
+    """A hash made by the current default hasher, checked instead of a real one when there is none, so that an
+    unknown username takes as long as a known one."""
+    return make_password(get_random_string(32), hasher=algorithm)
+
+
+def _find_login(username: str) -> User | None:
+    """Usernames are unique without regard to letter case; the lookup ignores it too."""
+    return User.objects.filter(username__iexact=username).first()
+
+
+def matching_login(*, username: str, password: str, organization: Organization | None = None) -> User | None:
+    """The login with this username (any case) and password, or None.
+
+    None also for a login that is locked (`locked_login`) or deactivated, has no usable password, or, when
+    `organization` is given, is not a member of it. Does not count failures; see `verify_login`.
+    """
+    user = _find_login(username) if username else None
+    usable = user is not None and is_password_usable(user.password)
+    encoded = user.password if usable else _dummy_hash(get_hasher().algorithm)
+    password_matches = check_password(password, encoded)
+    if not (usable and password_matches):
+        return None
+    if user.locked_login or not user.is_active:
+        return None
+    if organization is not None and not Member.objects.filter(user=user, organization=organization).exists():
+        return None
+    return user
+
+
+def verify_login(request, *, username: str, password: str, organization: Organization | None = None) -> User | None:
+    """`matching_login` under the shared limit of failed logins.
+
+    Raises login_limits.TooManyFailedLogins before the password is looked at when the username is blocked;
+    otherwise every refusal (unknown username included) counts as one failure.
+    """
+    login_limits.ensure_not_blocked(request, username)
+    user = matching_login(username=username, password=password, organization=organization)
+    if user is None:
+        login_limits.count_failure(request, username)
+    return user

@@ -1,0 +1,95 @@
+"""The member website: login and logout, 'Reset my password' and the member's own account page.
+
+Texts are in the member's language (DECISIONS.md, Languages): Accept-Language through LocaleMiddleware, or the
+login page's `cl` parameter (se, gb, no, dk), which picks the language for that request.
+"""
+
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.urls import reverse_lazy
+from django.utils import translation
+from django.views.generic import TemplateView
+
+from .forms import MemberLoginForm, MemberPasswordResetForm
+from .models import Member
+
+# The legacy site's country codes in `cl` to our language codes.
+CL_LANGUAGES = {"se": "sv", "gb": "en", "no": "nb", "dk": "da"}
+
+
+def language_from_cl(request) -> str | None:
+    return CL_LANGUAGES.get(request.GET.get("cl", "").strip().lower())
+
+
+class ClLanguageMixin:
+    """`?cl=se|gb|no|dk` activates that language for this request (others are ignored)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        language = language_from_cl(request)
+        if language is not None:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return super().dispatch(request, *args, **kwargs)
+
+
+class LoginView(ClLanguageMixin, auth_views.LoginView):
+    """GET shows the form; POST logs in and goes to `next` or the account page. When the username's failed
+    logins have reached the shared limit, the form comes back with status 429 and `Retry-After`."""
+
+    form_class = MemberLoginForm
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+    next_page = reverse_lazy("account")
+
+    def form_valid(self, form):
+        user = form.get_user()
+        if not hasattr(user, "backend"):
+            # The form checked the password itself; the session records the backend that loads the user.
+            user.backend = settings.AUTHENTICATION_BACKENDS[0]
+        return super().form_valid(form)
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.retry_after is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(form.retry_after)
+        return response
+
+
+class LogoutView(ClLanguageMixin, auth_views.LogoutView):
+    """POST only (Django's rule): ends the session and shows the login page."""
+
+    next_page = reverse_lazy("login")
+
+
+class PasswordResetView(ClLanguageMixin, auth_views.PasswordResetView):
+    form_class = MemberPasswordResetForm
+    template_name = "registration/password_reset_form.html"
+
+
+class PasswordResetDoneView(ClLanguageMixin, auth_views.PasswordResetDoneView):
+    template_name = "registration/password_reset_done.html"
+
+
+class PasswordResetConfirmView(ClLanguageMixin, auth_views.PasswordResetConfirmView):
+    template_name = "registration/password_reset_confirm.html"
+
+
+class PasswordResetCompleteView(ClLanguageMixin, auth_views.PasswordResetCompleteView):
+    template_name = "registration/password_reset_complete.html"
+
+
+class AccountView(ClLanguageMixin, LoginRequiredMixin, TemplateView):
+    """The logged-in member's name and the organizations where the login is a member."""
+
+    template_name = "account/index.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["members"] = (
+            Member.objects.filter(user=self.request.user)
+            .select_related("organization", "membership")
+            .order_by("organization__name", "organization_id")
+        )
+        return context

@@ -53,7 +53,8 @@ class MemberFactory(factory.django.DjangoModelFactory):
 
     user = factory.SubFactory(UserFactory)
     organization = factory.SubFactory(OrganizationFactory)
-    member_number = factory.Sequence(lambda n: str(1000 + n))
+    # Letters keep factory numbers out of the automatic numbering (highest all-digit number + 1).
+    member_number = factory.Sequence(lambda n: f"F{n}")
 
 
 def make_admin(organization: Organization, **user_fields) -> User:

@@ -1,11 +1,15 @@
 """Reads on organizations, members and API tokens."""
 
+import re
+
 from django.db.models import Exists, OuterRef, QuerySet
 
 from apicore import clock
 from apicore.secrets import secret_hash
 
 from .models import ApiToken, MemberRole, Role
+
+CLIENT_ID_FORM = re.compile(r"[0-9]{1,18}")
 
 
 def _tokens_with_owner_admin_flag() -> QuerySet[ApiToken]:
@@ -35,6 +39,7 @@ def api_token_for_secret(*, secret: str) -> ApiToken | None:
 
 
 def api_token_for_client_id(*, client_id: str) -> ApiToken | None:
-    if not client_id.isdigit():
+    # ASCII digits only: str.isdigit() would also take "１２３" and int() would read it as 123.
+    if not CLIENT_ID_FORM.fullmatch(client_id):
         return None
     return _tokens_with_owner_admin_flag().select_related("application").filter(client_id=int(client_id)).first()

@@ -168,7 +168,7 @@ def test_wrong_secret_is_an_invalid_client(api):
     assert_oauth_error(response, 401, "invalid_client")
 
 
-@pytest.mark.parametrize("client_id", ["999999999", "9" * 30, "１２３", "-5", "not-a-number", ""])
+@pytest.mark.parametrize("client_id", ["999999999", "9" * 30, "１２３", "-5", "not-a-number", ""])  # noqa: RUF001 - full-width digits on purpose
 def test_unknown_client_id_is_an_invalid_client(api, client_id):
     response = request_token(api.client, client_id=client_id, secret=api.secret)
 

@@ -1,9 +1,11 @@
 from django.urls import re_path
+from django.views.decorators.csrf import csrf_exempt
 
 from .errors import ErrorCode
 from .exceptions import ApiError, problem_response
 
 
+@csrf_exempt  # API callers have no CSRF cookie: a POST to a wrong address is a JSON 404, not an HTML 403.
 def not_found(request, *args, **kwargs):
     return problem_response(request, ApiError(ErrorCode.NOT_FOUND, "No such address."))
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .authentication import MainApiTokenAuthentication
+from .client_ip import is_https
 from .errors import ErrorCode
 from .exceptions import ApiError, FieldProblem
 from .params import Filter, ParamError, parse_bool, parse_int, parse_names, problem
@@ -68,8 +69,25 @@ class MainApiView(APIView):
         return values
 
     def shape_parsers(self) -> dict[str, Parser]:
-        """`include` and `exclude`, for any reply that carries items."""
-        return {"include": parse_names, "exclude": parse_names}
+        """`include` and `exclude`, for any reply that carries items. The names are checked here, so that a
+        wrong one is reported together with the other parameters' problems."""
+        return {"include": self.parse_include, "exclude": self.parse_exclude}
+
+    def parse_include(self, raw: str) -> list[str]:
+        names = parse_names(raw)
+        unknown = [name for name in names if name not in self.presenter_class.blocks]
+        if unknown:
+            offered = ", ".join(self.presenter_class.blocks) or "none"
+            raise ParamError(f"names blocks not offered: {', '.join(unknown)} (offered: {offered})")
+        return names
+
+    def parse_exclude(self, raw: str) -> list[str]:
+        names = parse_names(raw)
+        unknown = [name for name in names if name not in self.presenter_class.fields]
+        if unknown:
+            usable = ", ".join(self.presenter_class.fields)
+            raise ParamError(f"names unknown fields: {', '.join(unknown)} (usable names: {usable})")
+        return names
 
     def make_presenter(self, params: dict[str, Any]) -> Presenter:
         presenter_class = self.presenter_class
@@ -111,8 +129,15 @@ class MainApiView(APIView):
 
     # --- replies ----------------------------------------------------------------------------------
 
+    def absolute_url(self, location: str) -> str:
+        """An absolute address on this host: https when the call came over https, also through a trusted proxy."""
+        url = self.request.build_absolute_uri(location)
+        if url.startswith("http://") and is_https(self.request):
+            url = "https://" + url.removeprefix("http://")
+        return url
+
     def item_response(self, presenter: Presenter, obj: Any, *, status: int = 200, location: str | None = None):
-        headers = {"Location": self.request.build_absolute_uri(location)} if location else None
+        headers = {"Location": self.absolute_url(location)} if location else None
         return Response({"data": presenter.render(obj)}, status=status, headers=headers)
 
 
@@ -163,7 +188,7 @@ class ListEndpoint(MainApiView):
     def next_link(self, offset: int) -> str:
         query = self.request.query_params.copy()
         query["offset"] = str(offset)
-        return self.request.build_absolute_uri(f"{self.request.path}?{urlencode(query, doseq=True)}")
+        return self.absolute_url(f"{self.request.path}?{urlencode(query, doseq=True)}")
 
 
 class ItemEndpoint(MainApiView):

@@ -48,7 +48,13 @@ class GroupPresenter(Presenter):
     fields = {"id": attr("id"), "name": attr("name")}
     blocks = {
         "users": Block(
-            render=lambda group: [_member_item(member) for member in group.sorted_members],
+            # Only member records of the item's own organization: a stray record of another organization
+            # that points at this item never shows.
+            render=lambda group: [
+                _member_item(member)
+                for member in group.sorted_members
+                if member.organization_id == group.organization_id
+            ],
             prepare=lambda qs: qs.prefetch_related(
                 Prefetch("members", queryset=_members_sorted_by_name(), to_attr="sorted_members")
             ),

@@ -39,7 +39,7 @@ def api_token_for_secret(*, secret: str) -> ApiToken | None:
 
 
 def api_token_for_client_id(*, client_id: str) -> ApiToken | None:
-    # ASCII digits only: str.isdigit() would also take "１２３" and int() would read it as 123.
+    # ASCII digits only: str.isdigit() also takes full-width digits, and int() would read them.
     if not CLIENT_ID_FORM.fullmatch(client_id):
         return None
     return _tokens_with_owner_admin_flag().select_related("application").filter(client_id=int(client_id)).first()

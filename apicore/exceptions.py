@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from django.db import DatabaseError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
-from rest_framework.views import set_rollback
 
 from .errors import ErrorCode
 
@@ -105,14 +104,13 @@ def as_api_error(exc: Exception) -> ApiError | None:
 
 
 def problem_exception_handler(exc, context):
-    """DRF's EXCEPTION_HANDLER: every exception becomes Problem Details, and the transaction is rolled back."""
+    """DRF's EXCEPTION_HANDLER: every exception becomes Problem Details (MainApiView rolls the write back)."""
     request = context.get("request")
     api_error = as_api_error(exc)
     if api_error is None:
         logger.exception("Unhandled error in %s", context.get("view").__class__.__name__)
         database_fault = isinstance(exc, DatabaseError)
         api_error = ApiError(ErrorCode.DATABASE_ERROR if database_fault else ErrorCode.INTERNAL_ERROR)
-    set_rollback()
     from rest_framework.response import Response
 
     response = Response(problem_body(request, api_error), status=api_error.error.status, headers=api_error.headers)

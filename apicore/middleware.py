@@ -29,6 +29,19 @@ class RequestIdMiddleware:
         return response
 
 
+class TrustedProxySchemeMiddleware:
+    """Behind a trusted proxy that says https, the request is https: addresses built from it (links.next,
+    Location, Link) say https, and Django treats it as secure. Other callers' X-Forwarded-Proto is ignored."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.is_secure() and is_https(request):
+            request.META["wsgi.url_scheme"] = "https"
+        return self.get_response(request)
+
+
 class HttpsRequiredMiddleware:
     """Plain HTTP to an API address answers 403 (10000) in Problem Details (REQUIRE_HTTPS turns it off)."""
 

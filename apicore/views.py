@@ -6,13 +6,14 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .authentication import MainApiTokenAuthentication
-from .client_ip import is_https
 from .errors import ErrorCode
 from .exceptions import ApiError, FieldProblem
 from .params import Filter, ParamError, parse_bool, parse_int, parse_names, problem
@@ -36,6 +37,17 @@ class MainApiView(APIView):
     module: str | None = None
     right: str | None = None
     presenter_class: type[Presenter] | None = None
+
+    def dispatch(self, request, *args, **kwargs):
+        # Reads run in autocommit: one query is one round trip. Every write is one transaction, rolled
+        # back whenever the reply is an error, so a refused or failed write leaves nothing half-saved.
+        if request.method in SAFE_METHODS:
+            return super().dispatch(request, *args, **kwargs)
+        with transaction.atomic():
+            response = super().dispatch(request, *args, **kwargs)
+            if response.status_code >= 400:
+                transaction.set_rollback(True)
+            return response
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -130,11 +142,8 @@ class MainApiView(APIView):
     # --- replies ----------------------------------------------------------------------------------
 
     def absolute_url(self, location: str) -> str:
-        """An absolute address on this host: https when the call came over https, also through a trusted proxy."""
-        url = self.request.build_absolute_uri(location)
-        if url.startswith("http://") and is_https(self.request):
-            url = "https://" + url.removeprefix("http://")
-        return url
+        """An absolute address on this host (https behind a trusted proxy too: see TrustedProxySchemeMiddleware)."""
+        return self.request.build_absolute_uri(location)
 
     def item_response(self, presenter: Presenter, obj: Any, *, status: int = 200, location: str | None = None):
         headers = {"Location": self.absolute_url(location)} if location else None

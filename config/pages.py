@@ -33,3 +33,14 @@ def health(request):
     """For load balancers and the benchmark's unauthenticated baseline: no token, no query of data."""
     connection.ensure_connection()
     return JsonResponse({"status": "ok"})
+
+
+def server_error(request):
+    """A fault outside a DRF view (middleware, commit): Problem Details on API addresses, a page elsewhere."""
+    from apicore.errors import ErrorCode
+    from apicore.exceptions import ApiError, problem_response
+    from apicore.middleware import is_api_path
+
+    if is_api_path(request.path):
+        return problem_response(request, ApiError(ErrorCode.INTERNAL_ERROR))
+    return render(request, "500.html", status=500)

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apicore.middleware.RequestIdMiddleware",
+    "apicore.middleware.TrustedProxySchemeMiddleware",
     "apicore.middleware.HttpsRequiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -95,8 +96,8 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
     )
 }
-# Every request is one transaction: a fault leaves nothing half-saved.
-DATABASES["default"]["ATOMIC_REQUESTS"] = True
+# No ATOMIC_REQUESTS: API reads run in autocommit and every API write is one transaction
+# (apicore.views.MainApiView.dispatch); services are atomic wherever else they are called from.
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -20,3 +20,5 @@ urlpatterns = [
     path("health", pages.health, name="health"),
     path("", pages.home, name="home"),
 ]
+
+handler500 = "config.pages.server_error"

@@ -54,7 +54,7 @@ class MemberFactory(factory.django.DjangoModelFactory):
     user = factory.SubFactory(UserFactory)
     organization = factory.SubFactory(OrganizationFactory)
     # Letters keep factory numbers out of the automatic numbering (highest all-digit number + 1).
-    member_number = factory.Sequence(lambda n: f"F{n}")
+    member_number = factory.Sequence(lambda n: f"T{n}T")
 
 
 def make_admin(organization: Organization, **user_fields) -> User:

@@ -414,8 +414,14 @@ def test_links_next_is_https_behind_a_trusted_proxy(api, org, group_endpoint, se
     for name in ("A", "B"):
         group_endpoint.make(org, name)
 
+    # As a proxy forwards it: plain HTTP from the proxy's address, with the client's Host and scheme.
     response = api.get(
-        group_endpoint.path, {"limit": 1}, secure=False, REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_PROTO="https"
+        group_endpoint.path,
+        {"limit": 1},
+        secure=False,
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_HOST="testserver",
+        HTTP_X_FORWARDED_PROTO="https",
     )
 
     assert response.status_code == 200

@@ -1,7 +1,6 @@
 """GET /token and GET /organization, and the conventions every reply shares (errors, Request-Id)."""
 
 import pytest
-from django.db import connection
 
 from accounts.models import MODULES, MemberRole
 from tests.conftest import assert_problem
@@ -187,16 +186,7 @@ def test_a_request_id_is_generated_when_absent(api):
 # --- cost ------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def without_request_transaction(monkeypatch):
-    """Count the endpoint's own queries. Inside the test's transaction, ATOMIC_REQUESTS wraps each request in
-    SAVEPOINT/RELEASE statements, which a real request does not send (it opens and commits a transaction)."""
-    monkeypatch.setitem(connection.settings_dict, "ATOMIC_REQUESTS", False)
-
-
-def test_get_token_with_an_access_token_costs_one_query(
-    api, django_assert_max_num_queries, without_request_transaction
-):
+def test_get_token_with_an_access_token_costs_one_query(api, django_assert_max_num_queries):
     access_token = api.access_token
 
     with django_assert_max_num_queries(1):
@@ -205,18 +195,14 @@ def test_get_token_with_an_access_token_costs_one_query(
     assert response.status_code == 200
 
 
-def test_get_token_with_the_direct_token_costs_two_queries(
-    api, django_assert_max_num_queries, without_request_transaction
-):
+def test_get_token_with_the_direct_token_costs_two_queries(api, django_assert_max_num_queries):
     with django_assert_max_num_queries(2):
         response = api.get("/token", bearer=api.secret)
 
     assert response.status_code == 200
 
 
-def test_get_organization_with_an_access_token_costs_one_query(
-    api, django_assert_max_num_queries, without_request_transaction
-):
+def test_get_organization_with_an_access_token_costs_one_query(api, django_assert_max_num_queries):
     access_token = api.access_token
 
     with django_assert_max_num_queries(1):

@@ -199,5 +199,7 @@ def _delete_files(names: list[str]) -> None:
     storage = UserExpiryDate._meta.get_field("image").storage
     for name in names:
         storage.delete(name)
+
+
 from .expiry_dates import user_expiry_date_delete, user_expiry_date_set  # noqa: E402, F401
 from .users import user_create, user_delete, user_update  # noqa: E402, F401

@@ -1,0 +1,336 @@
+"""The organization website: the Django admin at /admin/, scoped to the administrator's organization.
+
+Who may enter: a Django superuser (the service's own support, who sees every organization) or a member
+with the role `admin` of at least one organization (no `is_staff` needed). An administrator works in one
+organization at a time, the "current" one, kept in the session and chosen on the index page when they
+administer several.
+
+Every model admin of this site derives from `OrganizationScopedAdmin`, which does the scoping.
+"""
+
+from django.contrib import admin, messages
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.translation import gettext_lazy as _
+
+from .models import Organization, Role, User
+
+CURRENT_ORGANIZATION_SESSION_KEY = "admin_organization_id"
+
+
+def administered_organizations(user) -> list[Organization]:
+    """The organizations in which the login is a member with the role `admin`."""
+    if not user.is_authenticated:
+        return []
+    return list(Organization.objects.filter(members__user=user, members__roles__role=Role.ADMIN).distinct())
+
+
+def may_enter(user, organizations: list[Organization]) -> bool:
+    return user.is_active and not user.locked_login and (user.is_superuser or bool(organizations))
+
+
+class OrganizationAdminLoginForm(AdminAuthenticationForm):
+    """The admin's login form without its `is_staff` rule: superusers and organization administrators."""
+
+    error_messages = {
+        **AdminAuthenticationForm.error_messages,
+        "invalid_login": _(
+            "Please enter the correct %(username)s and password of an organization administrator. "
+            "Note that both fields may be case-sensitive."
+        ),
+    }
+
+    def confirm_login_allowed(self, user):
+        super(AdminAuthenticationForm, self).confirm_login_allowed(user)  # only the is_active check
+        if not may_enter(user, administered_organizations(user)):
+            raise ValidationError(
+                self.error_messages["invalid_login"],
+                code="invalid_login",
+                params={"username": self.username_field.verbose_name},
+            )
+
+
+class OrganizationAdminSite(admin.AdminSite):
+    site_header = _("Flying club administration")
+    site_title = _("Flying club administration")
+    index_title = _("Organization website")
+    index_template = "admin/organization_index.html"
+    login_form = OrganizationAdminLoginForm
+
+    # --- who is here, and in which organization ------------------------------------------------------------
+
+    def administered_organizations(self, request) -> list[Organization]:
+        if not hasattr(request, "_administered_organizations"):
+            request._administered_organizations = administered_organizations(request.user)
+        return request._administered_organizations
+
+    def has_permission(self, request) -> bool:
+        return request.user.is_authenticated and may_enter(request.user, self.administered_organizations(request))
+
+    def current_organization(self, request) -> Organization | None:
+        """The organization the administrator works in; None for a superuser, who sees every organization."""
+        if request.user.is_superuser:
+            return None
+        organizations = self.administered_organizations(request)
+        if not organizations or not self.has_permission(request):
+            # Never answer None ("everything") for anybody but a superuser.
+            raise PermissionDenied
+        chosen = request.session.get(CURRENT_ORGANIZATION_SESSION_KEY)
+        return next((org for org in organizations if org.pk == chosen), organizations[0])
+
+    # --- pages ----------------------------------------------------------------------------------------------
+
+    def each_context(self, request):
+        context = super().each_context(request)
+        if context["has_permission"]:
+            current = self.current_organization(request)
+            context["current_organization"] = current
+            context["administered_organizations"] = (
+                [] if request.user.is_superuser else self.administered_organizations(request)
+            )
+            if current is not None:
+                context["site_header"] = f"{current.name} · {self.site_header}"
+        return context
+
+    def get_urls(self):
+        urls = [
+            path(
+                "organization/switch/",
+                self.admin_view(self.switch_organization),
+                name="switch_organization",
+            ),
+        ]
+        return urls + super().get_urls()
+
+    def switch_organization(self, request):
+        """Choose the current organization among those the administrator administers."""
+        if request.user.is_superuser:
+            messages.info(request, _("Superusers see every organization; there is nothing to switch."))
+            return redirect("admin:index")
+        organizations = self.administered_organizations(request)
+        if request.method == "POST":
+            wanted = request.POST.get("organization", "")
+            organization = next((org for org in organizations if str(org.pk) == wanted), None)
+            if organization is None:
+                raise PermissionDenied
+            request.session[CURRENT_ORGANIZATION_SESSION_KEY] = organization.pk
+            messages.success(request, _("You now administer %(name)s.") % {"name": organization.name})
+            # Back to the index: the page the administrator came from may show the other organization's data.
+            return redirect("admin:index")
+        context = {**self.each_context(request), "title": _("Switch organization")}
+        request.current_app = self.name
+        return TemplateResponse(request, "admin/switch_organization.html", context)
+
+    def get_app_list(self, request, app_label=None):
+        """The index and side bar, with model admins that name a `section` gathered under it.
+
+        `section = ("System settings", "Authorization")` puts a model under "System settings" as
+        "Authorization". An app's own page (app_label given) still lists all of its models.
+        """
+        app_list = super().get_app_list(request, app_label)
+        if app_label is not None:
+            return app_list
+        sections: dict[str, dict] = {}
+        for app in app_list:
+            kept = []
+            for entry in app["models"]:
+                section = getattr(self._registry[entry["model"]], "section", None)
+                if section is None:
+                    kept.append(entry)
+                    continue
+                section_name, entry_name = section
+                group = sections.setdefault(
+                    section_name,
+                    {
+                        "name": section_name,
+                        "app_label": f"section-{len(sections)}",
+                        "app_url": entry["admin_url"],
+                        "has_module_perms": True,
+                        "models": [],
+                    },
+                )
+                group["models"].append({**entry, "name": entry_name})
+            app["models"] = kept
+        return [app for app in app_list if app["models"]] + list(sections.values())
+
+
+# Django's default site is an OrganizationAdminSite (accounts.admin_apps), so `admin.site`, `@admin.register`
+# and the /admin/ line of config/urls.py all mean this site.
+site = admin.site
+
+
+class OrganizationScopedAdmin(admin.ModelAdmin):
+    """A model admin that shows and changes only the current organization's rows.
+
+    - `organization_field` is the lookup from the model to its organization ("organization", or a path
+      such as "member__organization"; "pk" for Organization itself).
+    - Lists and object pages are limited to the current organization (another's object is "not found").
+    - On create the organization is set to the current one; its field is hidden from administrators.
+    - Choices of foreign keys and many-to-many fields only offer the current organization's rows
+      (for a relation to User: logins that are members of the organization).
+    - has_*_permission follow the site's rule, not Django's model permissions.
+    Superusers see and choose everything.
+    """
+
+    organization_field = "organization"
+
+    # --- the rule ---------------------------------------------------------------------------------------
+
+    def current_organization(self, request) -> Organization | None:
+        return self.admin_site.current_organization(request)
+
+    def organization_id_of(self, obj) -> int | None:
+        *path, last = self.organization_field.split("__")
+        for step in path:
+            obj = getattr(obj, step)
+        return obj.pk if last == "pk" else getattr(obj, f"{last}_id")
+
+    def has_organization_permission(self, request, obj=None) -> bool:
+        if not self.admin_site.has_permission(request):
+            return False
+        if request.user.is_superuser or obj is None:
+            return True
+        return self.organization_id_of(obj) == self.current_organization(request).pk
+
+    def has_module_permission(self, request):
+        return self.has_organization_permission(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_organization_permission(request, obj)
+
+    def has_add_permission(self, request):
+        return self.has_organization_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_organization_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self.has_organization_permission(request, obj)
+
+    # --- rows ---------------------------------------------------------------------------------------------
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        organization = self.current_organization(request)
+        if organization is None:
+            return queryset
+        return queryset.filter(**{self.organization_field: organization.pk})
+
+    def scoped_choices(self, request, queryset):
+        """Limit a relation's choices to the current organization."""
+        organization = self.current_organization(request)
+        model = queryset.model
+        if organization is None:
+            return queryset
+        if model is Organization:
+            return queryset.filter(pk=organization.pk)
+        if model is User:
+            return queryset.filter(members__organization=organization).distinct()
+        if any(field.name == "organization" for field in model._meta.get_fields()):
+            return queryset.filter(organization=organization)
+        return queryset
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if formfield is not None and hasattr(formfield, "queryset"):
+            formfield.queryset = self.scoped_choices(request, formfield.queryset)
+        return formfield
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        formfield = super().formfield_for_manytomany(db_field, request, **kwargs)
+        if formfield is not None and hasattr(formfield, "queryset"):
+            formfield.queryset = self.scoped_choices(request, formfield.queryset)
+        return formfield
+
+    # --- the organization field ---------------------------------------------------------------------------
+
+    @property
+    def own_organization_field(self) -> str | None:
+        """The model's own organization field, when it has one (set on create, hidden from administrators)."""
+        name = self.organization_field
+        return None if "__" in name or name == "pk" else name
+
+    def _hides_organization(self, request) -> bool:
+        return self.own_organization_field is not None and not request.user.is_superuser
+
+    def _without_organization(self, entries):
+        """Entries of fields, list_display or list_filter without the organization (a line may be a tuple)."""
+        hidden = self.own_organization_field
+        result = []
+        for entry in entries:
+            if isinstance(entry, list | tuple) and all(isinstance(name, str) for name in entry):
+                entry = tuple(name for name in entry if name != hidden)  # a form line of several fields
+                if not entry:
+                    continue
+            elif entry == hidden or (isinstance(entry, list | tuple) and entry[0] == hidden):
+                continue  # the field, or a (field, filter class) pair
+            result.append(entry)
+        return result
+
+    def get_fieldsets(self, request, obj=None):
+        return self.without_organization_field(request, super().get_fieldsets(request, obj))
+
+    def without_organization_field(self, request, fieldsets):
+        """Fieldsets as an administrator gets them (for subclasses that build their own)."""
+        if not self._hides_organization(request):
+            return fieldsets
+        return [
+            (title, {**options, "fields": self._without_organization(options["fields"])})
+            for title, options in fieldsets
+        ]
+
+    def get_list_display(self, request):
+        names = super().get_list_display(request)
+        return self._without_organization(names) if self._hides_organization(request) else names
+
+    def get_list_filter(self, request):
+        filters = super().get_list_filter(request)
+        if request.user.is_superuser:
+            return filters
+        if self._hides_organization(request):
+            filters = self._without_organization(filters)
+        # A plain relation filter would list every organization's rows; offer only those in the list.
+        return [(f, admin.RelatedOnlyFieldListFilter) if self._is_relation(f) else f for f in filters]
+
+    def _is_relation(self, name) -> bool:
+        if not isinstance(name, str) or "__" in name:
+            return False
+        try:
+            return self.opts.get_field(name).is_relation
+        except FieldDoesNotExist:
+            return False
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        field = self.own_organization_field
+        organization = self.current_organization(request)
+        if field is None or organization is None:
+            return form
+        return type(form.__name__, (_SetOrganizationForm, form), {"organization_name": field, "scoped": organization})
+
+    def save_model(self, request, obj, form, change):
+        field = self.own_organization_field
+        organization = self.current_organization(request)
+        if not change and field is not None and organization is not None:
+            setattr(obj, field, organization)
+        super().save_model(request, obj, form, change)
+
+
+class _SetOrganizationForm:
+    """Sets a new row's organization before validation, so that uniqueness within it is checked too."""
+
+    organization_name: str
+    scoped: Organization
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance._state.adding:
+            setattr(self.instance, self.organization_name, self.scoped)
+
+    def _get_validation_exclusions(self):
+        exclusions = super()._get_validation_exclusions()
+        exclusions.discard(self.organization_name)
+        return exclusions

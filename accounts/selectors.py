@@ -21,25 +21,28 @@ def _tokens_with_owner_admin_flag() -> QuerySet[ApiToken]:
     return ApiToken.objects.select_related("organization", "owner").annotate(owner_is_admin=Exists(owner_is_admin))
 
 
+def _one(queryset: QuerySet[ApiToken]) -> ApiToken | None:
+    # The lookups hit unique columns: no ORDER BY (first() would sort by the model's ordering, with a join).
+    return next(iter(queryset.order_by()[:1]), None)
+
+
 def api_token_for_access_token(*, access_token: str) -> ApiToken | None:
     """The token behind a live OAuth access token, in one query (with `owner_is_admin`)."""
-    return (
-        _tokens_with_owner_admin_flag()
-        .filter(
+    return _one(
+        _tokens_with_owner_admin_flag().filter(
             application__accesstoken__token_checksum=secret_hash(access_token),
             application__accesstoken__expires__gt=clock.now(),
         )
-        .first()
     )
 
 
 def api_token_for_secret(*, secret: str) -> ApiToken | None:
     """The token whose secret is sent directly (`Bearer <TOKEN>`), in one query."""
-    return _tokens_with_owner_admin_flag().filter(secret_hash=secret_hash(secret)).first()
+    return _one(_tokens_with_owner_admin_flag().filter(secret_hash=secret_hash(secret)))
 
 
 def api_token_for_client_id(*, client_id: str) -> ApiToken | None:
     # ASCII digits only: str.isdigit() also takes full-width digits, and int() would read them.
     if not CLIENT_ID_FORM.fullmatch(client_id):
         return None
-    return _tokens_with_owner_admin_flag().select_related("application").filter(client_id=int(client_id)).first()
+    return _one(_tokens_with_owner_admin_flag().select_related("application").filter(client_id=int(client_id)))

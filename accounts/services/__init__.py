@@ -185,7 +185,7 @@ def expiry_date_type_delete(*, expiry_type: ExpiryDateType, delete_dependents: b
     if count and not delete_dependents:
         raise ApiError(
             ErrorCode.HAS_DEPENDENTS,
-            f"{count} members have a date of this type. Send delete_dependents=true to delete them too.",
+            f"Members with a date of this type: {count}. Send delete_dependents=true to delete them too.",
             dependents=[{"name": "user_expiry_dates", "count": count}],
         )
     images = [name for name in dates.exclude(image="").values_list("image", flat=True)]

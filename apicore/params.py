@@ -12,8 +12,8 @@ from .exceptions import FieldProblem
 
 INVALID = ErrorCode.INVALID_PARAMETER.code
 INVALID_DATE = ErrorCode.INVALID_DATE.code
-DATE_FORM = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-INT_FORM = re.compile(r"^-?\d{1,18}$")
+DATE_FORM = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+INT_FORM = re.compile(r"^-?[0-9]{1,18}$")
 
 
 class ParamError(ValueError):

@@ -16,8 +16,10 @@ from .problems import raise_problems
 INVALID = ErrorCode.INVALID_FIELD.code
 UNKNOWN = ErrorCode.UNKNOWN_NAME.code
 INVALID_DATE = ErrorCode.INVALID_DATE.code
-DATE_FORM = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DATE_FORM = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 MISSING = object()
+# No number in our data is wider than a 64-bit column; a wider one must not reach the database.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 class Invalid(Exception):
@@ -76,6 +78,8 @@ class Int(Field):
     def convert(self, value, path, problems):
         if isinstance(value, bool) or not isinstance(value, int):
             raise Invalid("must be a whole number")
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise Invalid("is too large")
         if self.minimum is not None and value < self.minimum:
             raise Invalid(f"must be at least {self.minimum}")
         if self.maximum is not None and value > self.maximum:

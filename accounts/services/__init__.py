@@ -154,7 +154,7 @@ def expiry_date_type_create(*, organization: Organization, name: str, **settings
     unknown = set(settings) - set(EXPIRY_TYPE_SETTINGS)
     if unknown:
         raise TypeError(f"Unknown settings: {sorted(unknown)}")
-    if ExpiryDateType.objects.filter(organization=organization, name__iexact=name).exists():
+    if ExpiryDateType.objects.filter(organization=organization, name__lower=name.lower()).exists():
         raise _duplicate_name()
     try:
         with transaction.atomic():
@@ -201,5 +201,9 @@ def _delete_files(names: list[str]) -> None:
         storage.delete(name)
 
 
-from .expiry_dates import user_expiry_date_delete, user_expiry_date_set  # noqa: E402, F401
+from .expiry_dates import (  # noqa: E402, F401
+    user_expiry_date_delete,
+    user_expiry_date_set,
+    user_expiry_date_set_image,
+)
 from .users import user_create, user_delete, user_update  # noqa: E402, F401

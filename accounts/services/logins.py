@@ -23,14 +23,15 @@ def _dummy_hash(algorithm: str) -> str:
 
 def _find_login(username: str) -> User | None:
     """Usernames are unique without regard to letter case; the lookup ignores it too."""
-    return User.objects.filter(username__iexact=username).first()
+    return User.objects.filter(username__lower=username.lower()).first()
 
 
 def matching_login(*, username: str, password: str, organization: Organization | None = None) -> User | None:
     """The login with this username (any case) and password, or None.
 
     None also for a login that is locked (`locked_login`) or deactivated, has no usable password, or, when
-    `organization` is given, is not a member of it. Does not count failures; see `verify_login`.
+    `organization` is given, is not an active, unlocked member of it (a member who cannot log in to the
+    club, as the Mobile API treats them). Does not count failures; see `verify_login`.
     """
     user = _find_login(username) if username else None
     usable = user is not None and is_password_usable(user.password)
@@ -40,7 +41,8 @@ def matching_login(*, username: str, password: str, organization: Organization |
         return None
     if user.locked_login or not user.is_active:
         return None
-    if organization is not None and not Member.objects.filter(user=user, organization=organization).exists():
+    member_of_org = Member.objects.filter(user=user, organization=organization, active=True, locked=False)
+    if organization is not None and not member_of_org.exists():
         return None
     return user
 

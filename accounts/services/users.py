@@ -21,6 +21,10 @@ FIRST_MEMBER_NUMBER = 10000
 COUNTRY_CODE_FORM = re.compile(r"^(?:\+|00)?([1-9][0-9]{0,2})$")
 # Fields only the organization that created the login may change (DECISIONS.md, identity and tenancy).
 LOGIN_OWNED = ("first_name", "last_name", "last_name_particle", "address", "email", "phone")
+# Not in the API's PATCH body; the organization website changes them (user_update's keyword-only parameters).
+# They describe the person on the shared login, so, like the name, only the creating organization may change them.
+LOGIN_OWNED_PERSONAL = ("personal_identification_number", "emergency_contact")
+_NOT_GIVEN = object()
 
 
 # --- checks that need the organization (reported with the body's other problems) -------------------
@@ -154,7 +158,7 @@ def _next_member_number(organization: Organization) -> str:
 
 def _duplicates(organization: Organization, username: str, member_number: str | None, ksak: str | None) -> list:
     in_use = []
-    if User.objects.filter(username__iexact=username).exists():
+    if User.objects.filter(username__lower=username.lower()).exists():
         in_use.append(FieldProblem("username", DUPLICATE, "The username is in use (letter case does not count)."))
     if member_number and Member.objects.filter(organization=organization, member_number=member_number).exists():
         in_use.append(FieldProblem("member_number", DUPLICATE, "The member number is in use in the organization."))
@@ -236,13 +240,29 @@ def user_create(
 
 
 @transaction.atomic
-def user_update(*, member: Member, **changes) -> Member:
+def user_update(
+    *,
+    member: Member,
+    personal_identification_number=_NOT_GIVEN,
+    emergency_contact=_NOT_GIVEN,
+    **changes,
+) -> Member:
     """Only the fields given change; None (or "") empties a value; nested objects change only the nested
     fields given, lists replace the list. Fields: first_name, last_name, last_name_particle, active, email,
-    address, phone, misc_info, internal_notes, access_card."""
+    address, phone, misc_info, internal_notes, access_card; and, for the organization website,
+    personal_identification_number (text) and emergency_contact ({name, phone, relation}), which only the
+    organization that created the login may change (as the name)."""
     organization, user = member.organization, member.user
+    personal = {
+        name: value
+        for name, value in (
+            ("personal_identification_number", personal_identification_number),
+            ("emergency_contact", emergency_contact),
+        )
+        if value is not _NOT_GIVEN
+    }
     _raise_field_problems(organization, changes)
-    refused = [name for name in LOGIN_OWNED if name in changes]
+    refused = [name for name in LOGIN_OWNED if name in changes] + [n for n in LOGIN_OWNED_PERSONAL if n in personal]
     if refused and not user.created_by(organization.pk):
         raise ApiError(
             ErrorCode.NOT_MODIFIED,
@@ -263,6 +283,11 @@ def user_update(*, member: Member, **changes) -> Member:
         user_columns += _set_address(user, changes["address"])
     if "phone" in changes:
         user_columns += _set_phone(user, changes["phone"])
+    if "personal_identification_number" in personal:
+        user.personal_identification_number = personal["personal_identification_number"] or ""
+        user_columns.append("personal_identification_number")
+    if "emergency_contact" in personal:
+        user_columns += _nested(user, personal["emergency_contact"], _EMERGENCY)
     if user_columns:
         user.save(update_fields=user_columns)
     if "email" in changes:

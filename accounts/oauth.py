@@ -24,10 +24,10 @@ current_http_request: contextvars.ContextVar = contextvars.ContextVar("current_h
 
 def _credentials(request) -> tuple[str, str] | None:
     """From the Basic header (URL-decoded, RFC 6749 2.3.1) or else the form fields."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Basic "):
+    scheme, _, encoded = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "basic":  # auth schemes are case-insensitive (RFC 9110 11.1)
         try:
-            decoded = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8")
+            decoded = base64.b64decode(encoded.strip(), validate=True).decode("utf-8")
         except (binascii.Error, UnicodeDecodeError):
             return None
         client_id, separator, secret = decoded.partition(":")

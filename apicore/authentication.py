@@ -29,7 +29,8 @@ class MainApiTokenAuthentication(BaseAuthentication):
         header = request.headers.get("Authorization", "")
         scheme, _, credential = header.partition(" ")
         credential = credential.strip()
-        if scheme != "Bearer" or not credential:
+        # The word Bearer is required; like every HTTP auth scheme, in any letter case (RFC 9110 11.1).
+        if scheme.lower() != "bearer" or not credential:
             raise _refused(challenge="Bearer")
         ratelimit.ensure_ip_not_blocked(request)
 

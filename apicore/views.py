@@ -49,6 +49,14 @@ class MainApiView(APIView):
                 transaction.set_rollback(True)
             return response
 
+    def check_permissions(self, request):
+        # After the token (401), before the module right (403): a method the address does not offer is 405,
+        # whatever the token may do.
+        method = request.method.lower()
+        if method not in self.http_method_names or getattr(self, method, None) is None:
+            self.http_method_not_allowed(request)
+        super().check_permissions(request)
+
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         usage = getattr(request, "ratelimit_usage", None)

@@ -37,7 +37,7 @@ def test_every_reply_to_an_accepted_token_has_ratelimit_headers(org, make_api, f
     replies = [
         api.get("/token"),  # 200
         api.get("/memberships/999999"),  # 404 of an item
-        api.post("/memberships", json={}),  # 403: no write right
+        api.get("/expiry-date-types"),  # 403: no organization_settings right
         api.get("/token", {"unknown": "1"}),  # 400
         api.get("/token", bearer=api.secret),  # direct
     ]

@@ -15,6 +15,7 @@ from ..oauth import MainApiTokenValidator, current_http_request
 
 
 def _descriptions() -> dict[str, str]:
+    """Our own texts, in the caller's language (Accept-Language), instead of oauthlib's English ones."""
     return {
         "invalid_client": _("The client id or secret is not accepted."),
         "unsupported_grant_type": _("Only grant_type=client_credentials is supported."),
@@ -31,12 +32,13 @@ def oauth_error(status: int, error: str, description: str) -> JsonResponse:
 class MainTokenView(TokenView):
     server_class = BackendApplicationServer
     validator_class = MainApiTokenValidator
+    http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
         try:
             ratelimit.ensure_ip_not_blocked(request)
             if not request.POST.get("grant_type"):
-                return oauth_error(400, "invalid_request", "grant_type is required.")
+                return oauth_error(400, "invalid_request", _("grant_type is required."))
             context = current_http_request.set(request)
             try:
                 response = super().post(request, *args, **kwargs)
@@ -46,6 +48,8 @@ class MainTokenView(TokenView):
             return problem_response(request, error)
         if response.status_code == 401:
             ratelimit.count_failed_token_check(request)
+            # Document 1's Headers table: a 401 carries the `Bearer` challenge (oauthlib adds its own).
+            response["WWW-Authenticate"] = "Bearer"
         if response.status_code >= 400:
             response = self._with_description(response)
         usage = getattr(request, "ratelimit_usage", None)
@@ -64,9 +68,10 @@ class MainTokenView(TokenView):
 
     @staticmethod
     def _with_description(response):
-        """Every OAuth error carries `error_description` (oauthlib leaves it out for some errors)."""
+        """Every OAuth error carries an `error_description` in the caller's language."""
         body = json.loads(response.content or b"{}")
-        if "error" in body and not body.get("error_description"):
-            body["error_description"] = _descriptions().get(body["error"], _("The token request is not valid."))
+        if "error" in body:
+            fallback = body.get("error_description") or _("The token request is not valid.")
+            body["error_description"] = _descriptions().get(body["error"], fallback)
             response.content = json.dumps(body)
         return response

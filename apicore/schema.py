@@ -176,3 +176,8 @@ class Schema:
         cleaned = clean_object(cls.fields, data, "", problems, partial=partial)
         raise_problems(problems, source="body")
         return cleaned
+
+
+def has_changes(body: dict) -> bool:
+    """Whether a validated PATCH body changes anything: `{"booking": {}}` does not (400 10105), `null` does."""
+    return any(not isinstance(value, dict) or has_changes(value) for value in body.values())

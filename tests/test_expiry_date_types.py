@@ -160,3 +160,9 @@ def test_unknown_type_is_404(api):
     assert api.get("/expiry-date-types/999").status_code == 404
     assert api.patch("/expiry-date-types/999", {"image_required": True}).status_code == 404
     assert api.delete("/expiry-date-types/999").status_code == 404
+
+
+def test_patch_with_only_empty_nested_objects_is_400_10105(api, medical):
+    response = api.patch(f"/expiry-date-types/{medical.pk}", {"booking": {}, "reminders": {}})
+    assert response.status_code == 400
+    assert response.json()["code"] == 10105

@@ -559,3 +559,11 @@ def test_delete_takes_no_parameters_and_needs_the_write_right(api, make_api, org
     assert_problem(api.delete(f"/users/{anna.user_id}?force=true"), 400, 10007)
     assert_problem(make_api(org, rights={"users": "r"}).delete(f"/users/{anna.user_id}"), 403, 10002)
     assert Member.objects.filter(pk=anna.pk).exists()
+
+
+@pytest.mark.parametrize("body", [{"address": {}}, {"access_card": {}}, {"phone": {"mobile": {}}}])
+def test_patch_with_only_empty_nested_objects_is_400_10105(api, org, body):
+    member = MemberFactory(organization=org, user__username=f"{org.pk}-nested")
+    response = api.patch(f"/users/{member.user_id}", body)
+    assert response.status_code == 400
+    assert response.json()["code"] == 10105

@@ -8,6 +8,7 @@ from apicore import params
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.params import parse_bool
+from apicore.schema import has_changes
 from apicore.views import ItemEndpoint, ListEndpoint, SingletonEndpoint
 
 from .. import services
@@ -92,6 +93,8 @@ class ExpiryDateTypeItem(ItemEndpoint):
         if not data:
             raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one field to change.")
         body = schemas.ExpiryDateTypeUpdate.validate(data, partial=True)
+        if not has_changes(body):
+            raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one setting to change.")
         updated = services.expiry_date_type_update(expiry_type=expiry_type, **schemas.expiry_type_settings(body))
         return self.item_response(presenter, updated)
 

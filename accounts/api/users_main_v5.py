@@ -9,7 +9,7 @@ from apicore import params
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.problems import raise_problems
-from apicore.schema import clean_object
+from apicore.schema import clean_object, has_changes
 from apicore.views import ItemEndpoint, ListEndpoint
 
 from .. import services
@@ -81,7 +81,10 @@ class UserItem(_Users, ItemEndpoint):
         member = self.get_item(None, pk)
         if not self.json_object():
             raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one field to change.")
-        services.user_update(member=member, **self.validated(UserUpdate, partial=True))
+        changes = self.validated(UserUpdate, partial=True)
+        if not has_changes(changes):
+            raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one field to change.")
+        services.user_update(member=member, **changes)
         return self.item_response(presenter, self.get_item(presenter, pk))
 
     def delete(self, request, pk: int):

@@ -1,17 +1,48 @@
-"""The organization website's pages for organizations, members and API tokens.
+"""The organization website's pages for organizations, members, expiry date types and API tokens.
 
 Registered on admin.site, which is the organization-scoped site (accounts.admin_site). Writes with business
-rules go through accounts.services.
+rules go through accounts.services; a service's refusal (ApiError) becomes errors on the page and nothing is
+saved (ServiceSavedAdmin).
 """
 
-from django.contrib import admin
-from django.db import models
-from django.template.response import TemplateResponse
+import posixpath
+from collections import defaultdict
 
-from .admin_forms import RIGHTS_FIELDS, ApiTokenForm, MemberForm
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.db import models, transaction
+from django.http import FileResponse, Http404, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from apicore.exceptions import ApiError
+
+from .admin_forms import (
+    MEMBER_PLAIN_COLUMNS,
+    RIGHTS_FIELDS,
+    ApiTokenForm,
+    ExpiryDateTypeForm,
+    MemberForm,
+    UserExpiryDateForm,
+)
 from .admin_site import OrganizationScopedAdmin
-from .models import ApiToken, Member, Membership, Organization, UserGroup
-from .services import api_token_create, api_token_delete, api_token_update, member_set_roles
+from .models import ApiToken, ExpiryDateType, Member, Membership, Organization, UserExpiryDate, UserGroup
+from .services import (
+    api_token_create,
+    api_token_delete,
+    api_token_update,
+    expiry_date_type_create,
+    expiry_date_type_delete,
+    expiry_date_type_update,
+    member_set_roles,
+    user_create,
+    user_delete,
+    user_expiry_date_delete,
+    user_expiry_date_set,
+    user_expiry_date_set_image,
+    user_update,
+)
+from .services.users import member_balance
 
 
 @admin.register(Organization)
@@ -34,66 +65,439 @@ class OrganizationAdmin(OrganizationScopedAdmin):
         return [] if request.user.is_superuser else ["is_trial"]
 
 
+class Refused(Exception):
+    """A service's ApiError as errors of the page's forms: {form prefix (None: main form): [(field, message)]}."""
+
+    def __init__(self, errors: dict):
+        super().__init__(errors)
+        self.errors = errors
+
+
+class RefusedInSelection(Exception):
+    """A service refused to delete one object of an admin action's selection."""
+
+
+class ServiceSavedAdmin(OrganizationScopedAdmin):
+    """A model admin whose saves and deletes go through services.
+
+    Saving: save_model and save_related call the services through `call_service`. When one refuses, everything
+    the page did is undone (the admin's transaction) and the same POST is validated once more with the refusal
+    put on its forms (admin_forms.RefusalErrors): the page comes back with the errors and nothing is saved.
+    Deleting: a refusal is an error message and nothing is deleted, for one object or a selection.
+    """
+
+    save_as = False
+
+    def call_service(self, service, /, *, form, row=None, **kwargs):
+        """service(**kwargs); an ApiError becomes Refused, with errors on `row` (an inline form) or `form`."""
+        try:
+            return service(**kwargs)
+        except ApiError as error:
+            errors = defaultdict(list)
+            if row is None:
+                errors[form.prefix] += form.refusal_errors(error)
+            else:
+                errors[row.prefix] += row.refusal_errors(error, with_detail=False)
+                problems = "; ".join(problem.message for problem in error.errors) or error.detail or str(error)
+                errors[form.prefix].append((None, f"{row.instance_label()}: {problems}"))
+            raise Refused(dict(errors)) from error
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)  # atomic
+        except Refused as refused:
+            request.admin_refusal = refused.errors
+        # The same POST again: the forms now carry the refusal, so they are not valid and nothing is saved.
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        form.refusal = getattr(request, "admin_refusal", None)
+        return form
+
+    def refused_delete_redirect(self, request, object_id) -> HttpResponseRedirect:
+        opts = self.opts
+        return HttpResponseRedirect(reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[object_id]))
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            return super().delete_view(request, object_id, extra_context)  # atomic: a refusal undoes the log too
+        except ApiError as error:
+            self.message_user(request, f"Nothing was deleted. {self.refused_delete_reason(error)}", messages.ERROR)
+            return self.refused_delete_redirect(request, object_id)
+
+    def refused_delete_reason(self, error: ApiError) -> str:
+        return error.detail or str(error)
+
+    def response_action(self, request, queryset):
+        try:
+            with transaction.atomic():
+                return super().response_action(request, queryset)
+        except RefusedInSelection as refused:
+            self.message_user(request, f"Nothing was deleted. {refused}", messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            try:
+                self.delete_model(request, obj)
+            except ApiError as error:
+                raise RefusedInSelection(f"{obj}: {self.refused_delete_reason(error)}") from error
+
+
+class _ParentPermissionInline(admin.TabularInline):
+    """An inline that may do what its parent page may (the site's rule, not Django's model permissions)."""
+
+    def _parent(self):
+        return self.admin_site._registry[self.parent_model]
+
+    def has_view_permission(self, request, obj=None):
+        return self._parent().has_view_permission(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        parent = self._parent()
+        return parent.has_change_permission(request, obj) if obj else parent.has_add_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self.has_add_permission(request, obj)
+
+
 @admin.register(Membership)
 class MembershipAdmin(OrganizationScopedAdmin):
-    list_display = ["name", "organization"]
+    list_display = ["name", "member_count", "organization"]
     list_filter = ["organization"]
     search_fields = ["name"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(member_total=models.Count("members"))
+
+    @admin.display(description="Members", ordering="member_total")
+    def member_count(self, group):
+        return group.member_total
 
 
 @admin.register(UserGroup)
-class UserGroupAdmin(OrganizationScopedAdmin):
-    list_display = ["name", "organization"]
-    list_filter = ["organization"]
-    search_fields = ["name"]
+class UserGroupAdmin(MembershipAdmin):
+    pass
+
+
+# --- members ---------------------------------------------------------------------------------------------
+
+
+class UserExpiryDateInline(_ParentPermissionInline):
+    """The member's expiry dates with their images, saved by MemberAdmin.save_formset through the services."""
+
+    model = UserExpiryDate
+    form = UserExpiryDateForm
+    extra = 1
+    verbose_name = "expiry date"
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        organization = obj.organization if obj else self._parent().current_organization(request)
+        formset.form.base_fields["type"].queryset = ExpiryDateType.objects.filter(organization=organization)
+        formset.form.refusal = getattr(request, "admin_refusal", None)
+        return formset
 
 
 @admin.register(Member)
-class MemberAdmin(OrganizationScopedAdmin):
+class MemberAdmin(ServiceSavedAdmin):
+    """Members with their login's data; added, changed and deleted through user_create, user_update and
+    user_delete, roles through member_set_roles, expiry dates through the expiry date services."""
+
     form = MemberForm
+    inlines = [UserExpiryDateInline]
     list_display = ["member_number", "name", "membership", "active", "organization"]
     list_display_links = ["member_number", "name"]
-    list_filter = ["active", "membership", "organization"]
+    list_filter = ["membership", "active", "locked", "organization"]
     list_select_related = ["user", "membership", "organization"]
-    search_fields = ["member_number", "user__name", "user__username"]
+    search_fields = ["member_number", "user__name", "user__username", "user__emails__address"]
     ordering = ["member_number"]
     filter_horizontal = ["user_groups"]
-    fieldsets = [
-        (None, {"fields": ["organization", "user", "member_number", "membership", "user_groups", "active", "locked"]}),
-        ("Roles", {"fields": ["roles"]}),
-        (
-            "Account",
-            {"fields": ["annual_fee", "external_customer_number"], "classes": ["collapse"]},
-        ),
-        (
-            "Other",
-            {
-                "fields": [
-                    "misc_info",
-                    "internal_notes",
-                    "access_card_number",
-                    "access_card_code",
-                    "access_card_expiry_date",
-                ],
-                "classes": ["collapse"],
-            },
-        ),
-    ]
 
     @admin.display(description="Name", ordering="user__name")
     def name(self, member):
         return member.user.full_name
 
-    def has_add_permission(self, request):
-        # A new member needs a new login (`<org id>-...`), made by the member service, not by this page.
-        return request.user.is_superuser and super().has_add_permission(request)
+    @admin.display(description="Username")
+    def login(self, member):
+        if member.user.created_by(member.organization_id):
+            return member.user.username
+        return f"{member.user.username} (made by another organization)"
+
+    @admin.display(description="Balance")
+    def balance(self, member):
+        return f"{member_balance(member):.2f} {member.organization.currency_symbol}"
+
+    @admin.display(description="Invalid email addresses")
+    def email_marks(self, member):
+        marks = [
+            f"{email.address}: {email.invalid_reason or 'marked invalid'}"
+            for email in member.user.emails.all()
+            if email.invalid
+        ]
+        return "; ".join(marks) or "none"
+
+    def get_fieldsets(self, request, obj=None):
+        foreign = obj is not None and not obj.user.created_by(obj.organization_id)
+        login_note = (
+            "This login was made by another organization: only that organization can change the name, contact "
+            "data, identification number and emergency contact."
+            if foreign
+            else None
+        )
+        first = ["organization", "username", "member_number", "membership", "user_groups", "locked"]
+        if obj is not None:
+            first = ["organization", "login", "member_number", "membership", "user_groups", ("active", "locked")]
+        emails = ["email_1", "email_2"] + ([] if obj is None else ["email_marks"])
+        account = (
+            ["annual_fee", "external_customer_number"]
+            if obj is None
+            else ["balance", "annual_fee", "external_customer_number"]
+        )
+        fieldsets = [
+            (None, {"fields": first}),
+            ("Roles", {"fields": ["roles"]}),
+            ("Name", {"fields": ["first_name", "last_name_particle", "last_name"], "description": login_note}),
+            (
+                "Contact",
+                {
+                    "fields": [
+                        *emails,
+                        "street_address_1",
+                        "street_address_2",
+                        ("postal_code", "city"),
+                        "country",
+                        "phone_home",
+                        "phone_work",
+                        ("mobile_country_code", "mobile_initial_number", "mobile_number"),
+                    ]
+                },
+            ),
+            (
+                "Identification and emergency contact",
+                {
+                    "fields": [
+                        "personal_identification_number",
+                        "emergency_contact_name",
+                        "emergency_contact_phone",
+                        "emergency_contact_relation",
+                    ]
+                },
+            ),
+            ("Account", {"fields": account}),
+            (
+                "Other",
+                {
+                    "fields": [
+                        "misc_info",
+                        "internal_notes",
+                        ("access_card_number", "access_card_code", "access_card_expiry_date"),
+                    ]
+                },
+            ),
+        ]
+        return self.without_organization_field(request, fieldsets)
 
     def get_readonly_fields(self, request, obj=None):
-        return ["user"] if obj is not None else []
+        return ["organization", "login", "balance", "email_marks"] if obj is not None else []
+
+    def get_inline_instances(self, request, obj=None):
+        if obj is None and self.current_organization(request) is None:
+            return []  # support adding a member: the types depend on the organization chosen
+        return super().get_inline_instances(request, obj)
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        organization = self.current_organization(request)
+        if organization is not None:
+            initial.setdefault("username", f"{organization.pk}-")
+        return initial
+
+    # --- saving ----------------------------------------------------------------------------------------------
 
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        member_set_roles(member=obj, roles=form.cleaned_data["roles"])
+        if change:
+            # The service sees the stored member (not the form's copy) and decides; then the plain columns.
+            member = Member.objects.select_related("user", "organization").get(pk=obj.pk)
+            self.call_service(user_update, form=form, member=member, **form.update_changes())
+            obj.save(update_fields=MEMBER_PLAIN_COLUMNS)
+            return
+        member = self.call_service(user_create, form=form, organization=obj.organization, **form.create_arguments())
+        changes = form.after_create_changes()
+        if changes:
+            self.call_service(user_update, form=form, member=member, **changes)
+        # The page's object becomes the new member (its inlines and the log refer to it).
+        obj.pk = member.pk
+        obj.user = member.user
+        obj.member_number = member.member_number
+        obj._state.adding = False
+        obj.save(update_fields=["locked", "annual_fee"])
+        obj.refresh_from_db()
+
+    def save_related(self, request, form, formsets, change):
+        form.save_m2m()
+        member_set_roles(member=form.instance, roles=form.cleaned_data["roles"])
+        for formset in formsets:
+            self.save_formset(request, form, formset, change)
+
+    def save_formset(self, request, form, formset, change):
+        """The expiry dates: deleted, then set (a changed date removes the image), then the images."""
+        member = form.instance
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        images = []
+        for row in formset.forms:
+            if row in formset.deleted_forms:
+                if row.instance.pk is not None:
+                    self.call_service(
+                        user_expiry_date_delete, form=form, row=row, member=member, expiry_type=row.instance.type
+                    )
+                    formset.deleted_objects.append(row.instance)
+                continue
+            if not row.has_changed():
+                continue
+            expiry_type = row.cleaned_data["type"]
+            if row.instance.pk is None or "expiry_date" in row.changed_data:
+                self.call_service(
+                    user_expiry_date_set,
+                    form=form,
+                    row=row,
+                    member=member,
+                    expiry_type=expiry_type,
+                    expiry_date=row.cleaned_data["expiry_date"],
+                )
+            if "image" in row.changed_data:
+                images.append((row, expiry_type))
+            if row.instance.pk is None:
+                formset.new_objects.append(row.instance)
+            else:
+                formset.changed_objects.append((row.instance, row.changed_data))
+        # Files last, so that no refusal can come after one is stored.
+        for row, expiry_type in images:
+            self.call_service(
+                user_expiry_date_set_image,
+                form=form,
+                row=row,
+                member=member,
+                expiry_type=expiry_type,
+                image=row.cleaned_data["image"],
+            )
+
+    # --- deleting --------------------------------------------------------------------------------------------
+
+    def delete_model(self, request, obj):
+        user_delete(member=obj)
+
+    # --- an expiry date's image, for the organization's administrators only -----------------------------------
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/expiry-dates/<int:date_id>/image/",
+                self.admin_site.admin_view(self.expiry_image_view),
+                name="accounts_member_expiry_image",
+            ),
+            *super().get_urls(),
+        ]
+
+    def expiry_image_view(self, request, object_id, date_id):
+        member = self.get_object(request, unquote(object_id))
+        if member is None or not self.has_view_permission(request, member):
+            raise Http404
+        row = member.expiry_dates.filter(pk=date_id).exclude(image="").first()
+        if row is None or not row.image.storage.exists(row.image.name):
+            raise Http404
+        return FileResponse(row.image.open("rb"), filename=posixpath.basename(row.image.name))
+
+
+# --- expiry date types -----------------------------------------------------------------------------------
+
+
+@admin.register(ExpiryDateType)
+class ExpiryDateTypeAdmin(ServiceSavedAdmin):
+    """Expiry date types, made, changed and deleted through expiry_date_type_create, _update and _delete."""
+
+    form = ExpiryDateTypeForm
+    list_display = [
+        "name",
+        "may_never_expire",
+        "image_required",
+        "booking_required",
+        "reminders_at_login",
+        "date_count",
+        "organization",
+    ]
+    list_filter = ["organization"]
+    search_fields = ["name"]
+    delete_confirmation_template = "admin/accounts/expirydatetype/delete_confirmation.html"
+    fieldsets = [
+        (None, {"fields": ["organization", "name", "may_never_expire", "members_can_change", "image_required"]}),
+        (
+            "Booking",
+            {
+                "fields": [
+                    "booking_required",
+                    "booking_warning_only",
+                    "booking_also_for_students",
+                    "booking_excluded_object_ids",
+                ]
+            },
+        ),
+        ("Reminders", {"fields": ["reminders_at_login", "reminders_days_before"]}),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(date_total=models.Count("user_expiry_dates"))
+
+    @admin.display(description="Members with a date", ordering="date_total")
+    def date_count(self, expiry_type):
+        return expiry_type.date_total
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["organization", "name"] if obj is not None else []  # the name cannot be changed
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            self.call_service(expiry_date_type_update, form=form, expiry_type=obj, **form.settings(only_changed=True))
+            return
+        created = self.call_service(
+            expiry_date_type_create,
+            form=form,
+            organization=obj.organization,
+            name=form.cleaned_data["name"],
+            **form.settings(only_changed=False),
+        )
+        obj.pk = created.pk
+        obj._state.adding = False
+        obj.refresh_from_db()
+
+    def save_related(self, request, form, formsets, change):
+        pass  # no many-to-many fields, no inlines
+
+    def delete_view(self, request, object_id, extra_context=None):
+        expiry_type = self.get_object(request, unquote(object_id))
+        if expiry_type is not None:
+            dependents = UserExpiryDate.objects.filter(type=expiry_type).count()
+            extra_context = {**(extra_context or {}), "dependents": dependents}
+        return super().delete_view(request, object_id, extra_context)
+
+    def refused_delete_redirect(self, request, object_id):
+        return HttpResponseRedirect(request.path)  # back to the confirmation, to tick "delete the dates too"
+
+    def refused_delete_reason(self, error: ApiError) -> str:
+        count = sum(dependent["count"] for dependent in error.dependents or [])
+        if not count:
+            return super().refused_delete_reason(error)
+        return (
+            f"Members with a date of this type: {count}. To delete the type with the dates and their images, "
+            "tick “Also delete” on its delete page."
+        )
+
+    def delete_model(self, request, obj):
+        expiry_date_type_delete(expiry_type=obj, delete_dependents=request.POST.get("delete_dependents") == "yes")
 
 
 @admin.register(ApiToken)

@@ -8,6 +8,8 @@ from accounts.models import MODULES, MemberRole
 from tests.factories import MemberFactory, UserFactory
 
 ADMIN = "/admin"
+# The member page's inline management form with no expiry date rows, for hand-made member POSTs.
+NO_EXPIRY_ROWS = {"expiry_dates-TOTAL_FORMS": "0", "expiry_dates-INITIAL_FORMS": "0"}
 
 
 def web(user) -> Client:
@@ -48,3 +50,58 @@ def shown_once(response) -> tuple[str, str]:
     secret = re.search(r'id="api-token-secret">([^<]+)<', html)
     assert client_id and secret, html[:2000]
     return client_id.group(1), secret.group(1)
+
+
+def form_data(response) -> dict:
+    """What a browser sends back from an admin add or change page left as it is (inline rows included)."""
+    assert response.status_code == 200, response.content[:500]
+    forms = [response.context["adminform"].form]
+    data = {}
+    for inline in response.context["inline_admin_formsets"]:
+        data.update(_fields(inline.formset.management_form))
+        forms += inline.formset.forms
+    for form in forms:
+        data.update(_fields(form))
+    return data
+
+
+def _fields(form) -> dict:
+    from django import forms
+
+    data = {}
+    for bound in form:
+        widget = getattr(bound.field.widget, "widget", bound.field.widget)  # the admin's related-field wrapper
+        if bound.field.disabled or isinstance(widget, forms.FileInput):
+            continue  # a browser sends neither disabled inputs nor a file nobody chose
+        value = bound.value()
+        if isinstance(widget, forms.CheckboxInput):
+            if value:
+                data[bound.html_name] = "on"
+        elif getattr(widget, "allow_multiple_selected", False):
+            data[bound.html_name] = [str(item) for item in value or []]
+        elif isinstance(widget, forms.Select):
+            data[bound.html_name] = "" if value is None else str(value)
+        else:
+            data[bound.html_name] = "" if value is None else str(widget.format_value(value) or "")
+    return data
+
+
+def page_errors(response) -> dict:
+    """The errors of an admin form page shown again: {"": non-field errors, field: errors, "rows": [...]}."""
+    assert response.status_code == 200, f"expected the page again, got {response.status_code}"
+    form = response.context["adminform"].form
+    errors = {_key(field): list(messages) for field, messages in form.errors.items()}
+    errors["rows"] = [
+        {_key(field): list(messages) for field, messages in row.errors.items()}
+        for inline in response.context["inline_admin_formsets"]
+        for row in inline.formset.forms
+    ]
+    return errors
+
+
+def _key(field: str) -> str:
+    return "" if field == "__all__" else field
+
+
+def shown_messages(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]] if response.context else []

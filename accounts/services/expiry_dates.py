@@ -73,6 +73,22 @@ def user_expiry_date_delete(*, member: Member, expiry_type: ExpiryDateType) -> N
     _delete_file_after_commit(old_image)
 
 
+@transaction.atomic
+def user_expiry_date_set_image(*, member: Member, expiry_type: ExpiryDateType, image) -> UserExpiryDate:
+    """Store `image` (an uploaded file) as the image of the member's date of the type, or remove the image when
+    `image` is None or False. The replaced file is deleted once the transaction commits. 404 (10100) when the
+    member has no date of the type. The date itself and its reminders stay as they are."""
+    current = UserExpiryDate.objects.select_for_update().filter(member=member, type=expiry_type).first()
+    if current is None:
+        raise ApiError(ErrorCode.NOT_FOUND, "The user has no date of this type.")
+    old_image = current.image.name
+    current.image = image or ""
+    current.save(update_fields=["image"])
+    if old_image != current.image.name:
+        _delete_file_after_commit(old_image)
+    return current
+
+
 def _delete_file_after_commit(name: str) -> None:
     if name:
         storage = UserExpiryDate._meta.get_field("image").storage

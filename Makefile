@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test lint format bench bench-users clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ format: install
 
 bench: install
 	$(BIN)/python bench/run.py
+
+## GET /main/v5/users?limit=500 with every block on 2,000 members, beside hand-written SQL (bench/README.md).
+bench-users: install
+	$(BIN)/python bench/users_list.py
 
 clean:
 	rm -rf $(VENV) var

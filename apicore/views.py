@@ -209,7 +209,10 @@ class ListEndpoint(MainApiView):
 
 
 class ItemEndpoint(MainApiView):
-    """GET on one item by id. Subclasses give `get_queryset` (already scoped to the organization)."""
+    """GET on one item by id. Subclasses give `get_queryset` (already scoped to the organization), and
+    `lookup_field` when the id in the path is not the row's own primary key."""
+
+    lookup_field = "pk"
 
     def get_queryset(self) -> QuerySet:
         raise NotImplementedError
@@ -218,7 +221,7 @@ class ItemEndpoint(MainApiView):
         queryset = self.get_queryset()
         if presenter is not None:
             queryset = presenter.prepare(queryset)
-        item = queryset.filter(pk=pk).first()
+        item = queryset.filter(**{self.lookup_field: pk}).first()
         if item is None:
             raise Http404
         return item

@@ -1,7 +1,6 @@
 """Main API v5: users (a login as one organization's member). The API's user id is the login's id."""
 
 from django.db.models.functions import Lower
-from django.http import Http404
 from django.urls import reverse
 from rest_framework.response import Response
 
@@ -29,16 +28,6 @@ class _Users:
 
     def get_queryset(self):
         return Member.objects.filter(organization=self.request.organization).select_related("user", "organization")
-
-    def get_item(self, presenter, pk: int) -> Member:
-        """By the login's id (ItemEndpoint looks up the primary key, which here is the member record's)."""
-        queryset = self.get_queryset()
-        if presenter is not None:
-            queryset = presenter.prepare(queryset)
-        item = queryset.filter(user_id=pk).first()
-        if item is None:
-            raise Http404
-        return item
 
     def validated(self, schema, *, partial: bool = False) -> dict:
         """The body by its schema, with the checks that need the organization; all problems at once."""
@@ -69,13 +58,15 @@ class UserList(_Users, ListEndpoint):
         member = services.user_create(organization=request.organization, **body)
         return self.item_response(
             presenter,
-            self.get_item(presenter, member.user_id),
+            presenter.prepare(self.get_queryset()).get(pk=member.pk),  # as GET gives it, blocks included
             status=201,
             location=reverse("main_v5:user", args=[member.user_id]),
         )
 
 
 class UserItem(_Users, ItemEndpoint):
+    lookup_field = "user_id"  # the API's user id is the login's; the row is the member record
+
     def patch(self, request, pk: int):
         presenter = self.make_presenter(self.parse_query(self.shape_parsers()))
         member = self.get_item(None, pk)

@@ -21,6 +21,7 @@ from ..models import (
     UserExpiryDate,
 )
 from ..models.token import RIGHT_VALUES
+from .files import expiry_images_delete_after_commit
 
 
 class InvalidRights(ValueError):
@@ -191,14 +192,7 @@ def expiry_date_type_delete(*, expiry_type: ExpiryDateType, delete_dependents: b
     images = [name for name in dates.exclude(image="").values_list("image", flat=True)]
     dates.delete()
     expiry_type.delete()
-    if images:
-        transaction.on_commit(lambda: _delete_files(images))
-
-
-def _delete_files(names: list[str]) -> None:
-    storage = UserExpiryDate._meta.get_field("image").storage
-    for name in names:
-        storage.delete(name)
+    expiry_images_delete_after_commit(images)
 
 
 from .expiry_dates import (  # noqa: E402, F401

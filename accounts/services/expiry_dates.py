@@ -1,7 +1,6 @@
 """Writes on members' expiry dates (PUT and DELETE /users/{id}/expiry-dates/{type_id})."""
 
 import datetime as dt
-from functools import partial
 
 from django.db import IntegrityError, transaction
 
@@ -10,6 +9,7 @@ from apicore.exceptions import ApiError, FieldProblem
 
 from ..expiry import NEVER_EXPIRES
 from ..models import ExpiryDateType, Member, UserExpiryDate
+from .files import expiry_images_delete_after_commit
 
 
 def _refused(message: str) -> ApiError:
@@ -57,7 +57,7 @@ def user_expiry_date_set(*, member: Member, expiry_type: ExpiryDateType, expiry_
     current.reminded_at = None
     current.image = ""
     current.save(update_fields=["expiry_date", "reminded_at", "image"])
-    _delete_file_after_commit(old_image)
+    expiry_images_delete_after_commit([old_image])
     return current
 
 
@@ -70,7 +70,7 @@ def user_expiry_date_delete(*, member: Member, expiry_type: ExpiryDateType) -> N
         raise ApiError(ErrorCode.NOT_FOUND, "The user has no date of this type.")
     old_image = current.image.name
     current.delete()
-    _delete_file_after_commit(old_image)
+    expiry_images_delete_after_commit([old_image])
 
 
 @transaction.atomic
@@ -85,11 +85,5 @@ def user_expiry_date_set_image(*, member: Member, expiry_type: ExpiryDateType, i
     current.image = image or ""
     current.save(update_fields=["image"])
     if old_image != current.image.name:
-        _delete_file_after_commit(old_image)
+        expiry_images_delete_after_commit([old_image])
     return current
-
-
-def _delete_file_after_commit(name: str) -> None:
-    if name:
-        storage = UserExpiryDate._meta.get_field("image").storage
-        transaction.on_commit(partial(storage.delete, name), robust=True)

@@ -12,6 +12,7 @@ from apicore.exceptions import ApiError, FieldProblem
 from economy.models import Transaction
 
 from ..models import Member, Membership, Organization, Role, User, UserEmail, UserExpiryDate, UserGroup
+from .files import expiry_images_delete_after_commit
 
 INVALID = ErrorCode.INVALID_FIELD.code
 DUPLICATE = ErrorCode.DUPLICATE.code
@@ -335,11 +336,4 @@ def user_delete(*, member: Member) -> None:
                 user.delete()
         except ProtectedError:
             pass  # other records still refer to the login; it stays, without a member record here
-    if images:
-        transaction.on_commit(lambda: _delete_files(images))
-
-
-def _delete_files(names: list[str]) -> None:
-    storage = UserExpiryDate._meta.get_field("image").storage
-    for name in names:
-        storage.delete(name)
+    expiry_images_delete_after_commit(images)

@@ -13,7 +13,7 @@ from apicore.presenters import Block, Presenter, attr, ref
 from economy.models import Transaction
 
 from ..expiry import date_expired
-from ..models import Role, UserEmail, UserExpiryDate, UserGroup
+from ..models import MemberRole, Role, UserEmail, UserExpiryDate, UserGroup
 
 SENSITIVE = ("users_sensitive",)
 ROLE_ORDER = {role: index for index, role in enumerate(Role.values)}
@@ -116,14 +116,17 @@ class UserPresenter(Presenter):
             prepare=_prefetch("user_groups", UserGroup.objects.order_by(Lower("name"), "id"), "sorted_groups"),
         ),
         "roles": Block(
-            render=lambda m: sorted((r.role for r in m.roles.all()), key=ROLE_ORDER.__getitem__),
-            prepare=lambda qs: qs.prefetch_related("roles"),
+            # to_attr: a plain list per member, without a queryset built for each of them.
+            render=lambda m: sorted((r.role for r in m.role_rows), key=ROLE_ORDER.__getitem__),
+            prepare=_prefetch("roles", MemberRole.objects.only("member_id", "role"), "role_rows"),
         ),
         "expiry_dates": Block(
             render=_expiry_dates,
             prepare=_prefetch(
                 "expiry_dates",
-                UserExpiryDate.objects.select_related("type").order_by(Lower("type__name"), "type_id"),
+                UserExpiryDate.objects.select_related("type")
+                .only("member_id", "type_id", "expiry_date", "type__name")
+                .order_by(Lower("type__name"), "type_id"),
                 "sorted_expiry_dates",
             ),
         ),

@@ -212,6 +212,8 @@ class Gunicorn:
             "-m",
             "gunicorn",
             "config.wsgi",
+            "--config",
+            str(ROOT / "config" / "gunicorn.conf.py"),
             "--workers",
             str(self.workers),
             "--bind",

@@ -9,13 +9,13 @@ Every model admin of this site derives from `OrganizationScopedAdmin`, which doe
 """
 
 from django.contrib import admin, messages
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
+from .forms import MemberLoginForm
 from .models import Organization, Role, User
 
 CURRENT_ORGANIZATION_SESSION_KEY = "admin_organization_id"
@@ -32,11 +32,13 @@ def may_enter(user, organizations: list[Organization]) -> bool:
     return user.is_active and not user.locked_login and (user.is_superuser or bool(organizations))
 
 
-class OrganizationAdminLoginForm(AdminAuthenticationForm):
-    """The admin's login form without its `is_staff` rule: superusers and organization administrators."""
+class OrganizationAdminLoginForm(MemberLoginForm):
+    """The member website's login (the shared limit of failed logins included) for the admin, with the
+    admin's own entry rule instead of `is_staff`: superusers and organization administrators."""
 
+    required_css_class = "required"
     error_messages = {
-        **AdminAuthenticationForm.error_messages,
+        **MemberLoginForm.error_messages,
         "invalid_login": _(
             "Please enter the correct %(username)s and password of an organization administrator. "
             "Note that both fields may be case-sensitive."
@@ -44,7 +46,7 @@ class OrganizationAdminLoginForm(AdminAuthenticationForm):
     }
 
     def confirm_login_allowed(self, user):
-        super(AdminAuthenticationForm, self).confirm_login_allowed(user)  # only the is_active check
+        super().confirm_login_allowed(user)  # the is_active check
         if not may_enter(user, administered_organizations(user)):
             raise ValidationError(
                 self.error_messages["invalid_login"],

@@ -318,3 +318,19 @@ def test_every_model_admin_of_the_site_is_organization_scoped():
 
     for model in [Organization, Member, Membership, UserGroup, ApiToken]:
         assert isinstance(admin.site._registry[model], OrganizationScopedAdmin), model
+
+
+def test_the_admin_login_counts_in_the_shared_failed_login_limit(db):
+    from django.test import Client
+
+    from tests.factories import make_admin
+
+    admin_user = make_admin(OrganizationFactory())
+    client = Client()
+    for _ in range(5):
+        response = client.post("/admin/login/", {"username": admin_user.username, "password": "wrong"})
+        assert response.status_code == 200
+        assert not response.wsgi_request.user.is_authenticated
+    response = client.post("/admin/login/", {"username": admin_user.username, "password": "secret-pass-1"})
+    assert SESSION_KEY not in client.session
+    assert "Too many failed logins" in response.content.decode()

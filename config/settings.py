@@ -163,6 +163,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BEAT_SCHEDULE = {
+    "oauth-tokens-clear-expired": {"task": "accounts.oauth_tokens_clear_expired", "schedule": 3600.0},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 

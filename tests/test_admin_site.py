@@ -320,7 +320,7 @@ def test_every_model_admin_of_the_site_is_organization_scoped():
         assert isinstance(admin.site._registry[model], OrganizationScopedAdmin), model
 
 
-def test_the_admin_login_counts_in_the_shared_failed_login_limit(db):
+def test_the_admin_login_counts_in_the_shared_failed_login_limit(db, frozen_time):
     from django.test import Client
 
     from tests.factories import make_admin

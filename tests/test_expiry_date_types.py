@@ -53,6 +53,8 @@ def test_list_is_sorted_by_name_and_searchable(api, org):
     assert names == ["Class rating", "Licence", "medical"]
     found = api.get("/expiry-date-types", {"name": "*i*"}).json()["data"]
     assert [item["name"] for item in found] == ["Class rating", "Licence", "medical"]
+    found = api.get("/expiry-date-types", {"name": "*cen*"}).json()["data"]
+    assert [item["name"] for item in found] == ["Licence"]
     found = api.get("/expiry-date-types", {"name": "l*"}).json()["data"]
     assert [item["name"] for item in found] == ["Licence"]
 

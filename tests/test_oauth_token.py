@@ -213,6 +213,7 @@ def test_a_deleted_token_is_an_invalid_client(api, delete):
         (["192.0.2.1", "198.51.100.0/24"], "198.51.100.77", True),
         (["192.0.2.1", "198.51.100.0/24"], "198.51.101.1", False),
         (["2001:db8::/32"], "2001:db8::5", True),
+        (["2001:db8::/32"], "2001:db9::1", False),
     ],
 )
 def test_allowed_ips_take_addresses_and_cidr_ranges(org, make_api, allowed_ips, remote_addr, accepted):

@@ -294,8 +294,10 @@ def test_a_new_login_without_a_password_sets_one_through_reset(client, org):
 def test_reset_sends_nothing_for_an_unknown_or_locked_address(client, org):
     locked = UserFactory(locked_login=True)
     UserEmail.objects.create(user=locked, position=0, address="locked@example.com")
+    inactive = UserFactory(is_active=False)
+    UserEmail.objects.create(user=inactive, position=0, address="inactive@example.com")
 
-    for address in ("nobody@example.com", "locked@example.com"):
+    for address in ("nobody@example.com", "locked@example.com", "inactive@example.com"):
         response = client.post("/password-reset/", {"email": address})
         assert response.status_code == 302
         assert response["Location"] == "/password-reset/done"

@@ -37,6 +37,12 @@ class MainApiView(APIView):
     module: str | None = None
     right: str | None = None
     presenter_class: type[Presenter] | None = None
+    # The model of an endpoint whose rows belong to one organization; others override get_queryset.
+    model = None
+
+    def get_queryset(self) -> QuerySet:
+        """Only the calling organization's rows: every endpoint is scoped to its token's organization."""
+        return self.model.objects.filter(organization=self.request.organization)
 
     def dispatch(self, request, *args, **kwargs):
         # Reads run in autocommit: one query is one round trip. Every write is one transaction, rolled
@@ -144,13 +150,10 @@ class MainApiView(APIView):
 
 
 class ListEndpoint(MainApiView):
-    """GET on a collection: filters, order, paging, blocks. Subclasses give `get_queryset`."""
+    """GET on a collection: filters, order, paging, blocks. Subclasses give `model` or `get_queryset`."""
 
     filters: dict[str, Filter] = {}
     ordering: tuple = ("id",)
-
-    def get_queryset(self) -> QuerySet:
-        raise NotImplementedError
 
     def list_parsers(self) -> dict[str, Parser]:
         return {
@@ -194,13 +197,10 @@ class ListEndpoint(MainApiView):
 
 
 class ItemEndpoint(MainApiView):
-    """GET on one item by id. Subclasses give `get_queryset` (already scoped to the organization), and
+    """GET on one item by id. Subclasses give `model` or `get_queryset` (scoped to the organization), and
     `lookup_field` when the id in the path is not the row's own primary key."""
 
     lookup_field = "pk"
-
-    def get_queryset(self) -> QuerySet:
-        raise NotImplementedError
 
     def get_item(self, presenter: Presenter | None, pk: int):
         queryset = self.get_queryset()

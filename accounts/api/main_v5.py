@@ -32,41 +32,33 @@ class OrganizationView(SingletonEndpoint):
 
 
 class MembershipList(ListEndpoint):
+    model = Membership
     module = "users"
     presenter_class = GroupPresenter
     filters = {"name": params.Search("name")}
     ordering = (Lower("name"), "id")
 
-    def get_queryset(self):
-        return Membership.objects.filter(organization=self.request.organization)
-
 
 class MembershipItem(ItemEndpoint):
+    model = Membership
     module = "users"
     presenter_class = GroupPresenter
 
-    def get_queryset(self):
-        return Membership.objects.filter(organization=self.request.organization)
-
 
 class UserGroupList(MembershipList):
-    def get_queryset(self):
-        return UserGroup.objects.filter(organization=self.request.organization)
+    model = UserGroup
 
 
 class UserGroupItem(MembershipItem):
-    def get_queryset(self):
-        return UserGroup.objects.filter(organization=self.request.organization)
+    model = UserGroup
 
 
 class ExpiryDateTypeList(ListEndpoint):
+    model = ExpiryDateType
     module = "organization_settings"
     presenter_class = ExpiryDateTypePresenter
     filters = {"name": params.Search("name")}
     ordering = (Lower("name"), "id")
-
-    def get_queryset(self):
-        return ExpiryDateType.objects.filter(organization=self.request.organization)
 
     def post(self, request):
         presenter = self.make_presenter(self.parse_query(self.shape_parsers()))
@@ -80,11 +72,9 @@ class ExpiryDateTypeList(ListEndpoint):
 
 
 class ExpiryDateTypeItem(ItemEndpoint):
+    model = ExpiryDateType
     module = "organization_settings"
     presenter_class = ExpiryDateTypePresenter
-
-    def get_queryset(self):
-        return ExpiryDateType.objects.filter(organization=self.request.organization)
 
     def patch(self, request, pk: int):
         presenter = self.make_presenter(self.parse_query(self.shape_parsers()))

@@ -13,7 +13,8 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .authentication import MainApiTokenAuthentication
+from accounts.api.auth_main_v5 import MainApiTokenAuthentication  # moved into the Main v5 flavour next
+
 from .errors import ErrorCode
 from .exceptions import ApiError, FieldProblem
 from .params import Filter, ParamError, parse_bool, parse_int, parse_names, problem

@@ -7,7 +7,7 @@ GET /expiry-dates, GET /users/{id}/expiry-dates, PUT and DELETE /users/{id}/expi
 import datetime as dt
 from functools import cached_property
 
-from django.db.models import F, FilteredRelation, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 from django.http import Http404
 from rest_framework.response import Response
@@ -15,71 +15,12 @@ from rest_framework.response import Response
 from apicore import clock, params
 from apicore import schema as s
 from apicore.params import parse_bool
-from apicore.presenters import Presenter, attr, ref
+from apicore.presenters import Presenter
 from apicore.views import ListEndpoint, MainApiView
 
 from .. import services
-from ..expiry import date_expired
 from ..models import ExpiryDateType, Member, UserExpiryDate
-
-# --- presenters ---------------------------------------------------------------------------------------
-
-
-def _computed_later(obj) -> None:
-    """Placeholder of a field that the presenter computes against the organization's today."""
-    return None
-
-
-class _TodayPresenter(Presenter):
-    """`expired` needs the organization's today; the view sets `today` when it makes the presenter."""
-
-    today: dt.date | None = None
-
-    def render(self, obj) -> dict:
-        item = super().render(obj)
-        if "expired" in item:
-            item["expired"] = date_expired(obj.expiry_date, today=self.today)
-        return item
-
-
-class ExpiryDateListPresenter(_TodayPresenter):
-    """An item of GET /expiry-dates: one existing date (a UserExpiryDate)."""
-
-    fields = {
-        "user": lambda row: {"id": row.member.user_id, "name": row.member.user.full_name},
-        "type": ref("type"),
-        "expiry_date": attr("expiry_date"),
-        "expired": _computed_later,
-        "image_required": attr("type.image_required"),
-        "has_image": lambda row: bool(row.image),
-    }
-
-    def prepare_base(self, queryset: QuerySet) -> QuerySet:
-        return queryset.select_related("member__user", "type")
-
-
-class UserExpiryDatePresenter(_TodayPresenter):
-    """An item of GET /users/{id}/expiry-dates and the PUT reply: one expiry date type with the user's date
-    of it (an ExpiryDateType annotated by `types_with_dates_of`)."""
-
-    fields = {
-        "id": attr("id"),
-        "name": attr("name"),
-        "expiry_date": attr("expiry_date"),
-        "expired": _computed_later,
-        "image_required": attr("image_required"),
-        "has_image": lambda row: bool(row.date_image),
-    }
-
-
-def types_with_dates_of(member: Member) -> QuerySet:
-    """The member's organization's types, each with the member's date and image (None without a date), in
-    one query."""
-    return (
-        ExpiryDateType.objects.filter(organization_id=member.organization_id)
-        .annotate(own_date=FilteredRelation("user_expiry_dates", condition=Q(user_expiry_dates__member=member)))
-        .annotate(expiry_date=F("own_date__expiry_date"), date_image=F("own_date__image"))
-    )
+from .expiry_presenters import ExpiryDateListPresenter, UserExpiryDatePresenter, types_with_dates_of
 
 
 class UserExpiryDateBody(s.Schema):

@@ -4,12 +4,12 @@ import datetime as dt
 
 from rest_framework.authentication import BaseAuthentication
 
-from accounts.selectors import api_token_for_access_token, api_token_for_secret
+from apicore import clock, ratelimit
+from apicore.client_ip import client_ip, ip_allowed
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError
 
-from . import clock, ratelimit
-from .client_ip import client_ip, ip_allowed
-from .errors import ErrorCode
-from .exceptions import ApiError
+from ..selectors import api_token_for_access_token, api_token_for_secret
 
 # Midnight in Stockholm at the end of 2027 (DECISIONS.md, cut-over instants).
 DIRECT_TOKEN_SUNSET = dt.datetime(2027, 12, 31, 23, 0, tzinfo=dt.UTC)

@@ -5,6 +5,7 @@ needs and how to prepare the queryset (select_related / prefetch), so a list cos
 queries whatever its length.
 """
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,14 +21,43 @@ class Block:
     extra_modules: tuple[str, ...] = field(default=())
 
 
+@dataclass(frozen=True)
+class PresenterContext:
+    """What a presenter may need besides the rows: the caller's organization, today in its zone, the caller
+    (an API token for the Main API, a member for the Mobile API)."""
+
+    organization: Any = None
+    today: dt.date | None = None
+    caller: Any = None
+
+
 class Presenter:
+    """The interface the endpoints use: `page(queryset, offset=, limit=)` and `one(queryset)` for rows of a
+    filtered, ordered queryset; `render(obj)` for an object already in memory."""
+
     fields: dict[str, Callable[[Any], Any]] = {}
     blocks: dict[str, Block] = {}
 
-    def __init__(self, *, include: list[str] | None = None, exclude: list[str] | None = None):
+    def __init__(
+        self,
+        *,
+        context: PresenterContext | None = None,
+        include: list[str] | None = None,
+        exclude: list[str] | None = None,
+    ):
+        self.context = context or PresenterContext()
         self.include = [name for name in self.blocks if name in set(include or ())]
         excluded = set(exclude or ())
         self.field_items = [(name, render) for name, render in self.fields.items() if name not in excluded]
+
+    def page(self, queryset: QuerySet, *, offset: int, limit: int) -> list[dict]:
+        """Items offset .. offset + limit of an ordered queryset."""
+        return [self.render(row) for row in self.prepare(queryset)[offset : offset + limit]]
+
+    def one(self, queryset: QuerySet) -> dict | None:
+        """The item of a queryset filtered to one row, or None."""
+        row = self.prepare(queryset).first()
+        return None if row is None else self.render(row)
 
     def prepare(self, queryset: QuerySet) -> QuerySet:
         queryset = self.prepare_base(queryset)

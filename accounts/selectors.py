@@ -5,9 +5,9 @@ import re
 from django.db.models import Exists, OuterRef, QuerySet
 
 from apicore import clock
-from apicore.secrets import secret_hash
 
 from .models import ApiToken, MemberRole, Role
+from .token_lookup import TokenRow, find_token_row
 
 CLIENT_ID_FORM = re.compile(r"[0-9]{1,18}")
 
@@ -26,19 +26,10 @@ def _one(queryset: QuerySet[ApiToken]) -> ApiToken | None:
     return next(iter(queryset.order_by()[:1]), None)
 
 
-def api_token_for_access_token(*, access_token: str) -> ApiToken | None:
-    """The token behind a live OAuth access token, in one query (with `owner_is_admin`)."""
-    return _one(
-        _tokens_with_owner_admin_flag().filter(
-            application__accesstoken__token_checksum=secret_hash(access_token),
-            application__accesstoken__expires__gt=clock.now(),
-        )
-    )
-
-
-def api_token_for_secret(*, secret: str) -> ApiToken | None:
-    """The token whose secret is sent directly (`Bearer <TOKEN>`), in one query."""
-    return _one(_tokens_with_owner_admin_flag().filter(secret_hash=secret_hash(secret)))
+def api_token_for_credential(*, credential_hash: str) -> TokenRow | None:
+    """The token behind a Bearer credential (the SHA-256 of a live OAuth access token, or of the token's own
+    secret), with its organization, its owner's name and `owner_is_admin`, in one query."""
+    return find_token_row(credential_hash=credential_hash, now=clock.now())
 
 
 def api_token_for_client_id(*, client_id: str) -> ApiToken | None:

@@ -96,6 +96,11 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg prepares a statement the first time it runs on a server-side-binding cursor. Only the token
+    # lookup of every API call uses one (accounts.token_lookup); Django's cursors keep client-side binding,
+    # which never prepares. Needs a direct connection or PgBouncer 1.21+ (max_prepared_statements).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 # No ATOMIC_REQUESTS: API reads run in autocommit and every API write is one transaction
 # (apicore.views.MainApiView.dispatch); services are atomic wherever else they are called from.
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

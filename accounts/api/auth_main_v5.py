@@ -1,4 +1,11 @@
-"""Main API authentication: `Bearer <access token>`, or the token itself until the cut-over."""
+"""Main API authentication: `Bearer <access token>`, or the token itself until the cut-over.
+
+The hot path of every call. A process that has seen the credential before holds its token row
+(accounts.token_cache) and checks it in one round trip to the shared cache: the address is not blocked,
+the row's revision stamps are current, and the call is counted. Otherwise (first call, or something the row
+holds changed) the row comes from one prepared SQL statement (accounts.token_lookup) and the call is
+counted in a second round trip.
+"""
 
 import datetime as dt
 
@@ -8,8 +15,10 @@ from apicore import clock, ratelimit
 from apicore.client_ip import client_ip, ip_allowed
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
+from apicore.secrets import secret_hash
 
-from ..selectors import api_token_for_access_token, api_token_for_secret
+from .. import token_cache
+from ..selectors import api_token_for_credential
 
 # Midnight in Stockholm at the end of 2027 (DECISIONS.md, cut-over instants).
 DIRECT_TOKEN_SUNSET = dt.datetime(2027, 12, 31, 23, 0, tzinfo=dt.UTC)
@@ -22,32 +31,69 @@ def _refused(error: ErrorCode = ErrorCode.UNAUTHORIZED, challenge: str = INVALID
     return ApiError(error, headers={"WWW-Authenticate": challenge})
 
 
+def bearer_credential(header: str) -> str | None:
+    """The credential of `Bearer <credential>` (the scheme in any letter case, RFC 9110 11.1), else None."""
+    scheme, _, credential = header.partition(" ")
+    credential = credential.strip()
+    if scheme.lower() != "bearer" or not credential:
+        return None
+    return credential
+
+
+def _usable(known: token_cache.Known | None, ip: str):
+    """The cached row when this call may be answered from it: the access token has not ended, the direct
+    token is before its sunset, the address is allowed (a refusal goes the long way, counted as today)."""
+    row = known.row if known is not None else None
+    if row is None or not ip_allowed(ip, row.allowed_ips):
+        return None
+    now = clock.now()
+    if (now >= DIRECT_TOKEN_SUNSET) if row.direct else (now >= row.access_expires):
+        return None
+    return row
+
+
 class MainApiTokenAuthentication(BaseAuthentication):
-    """Identifies the API token; leaves `request.api_token`, `request.organization` and the rate usage."""
+    """Identifies the API token; leaves `request.api_token`, `request.organization` and the rate usage.
+
+    Returns None without a Bearer credential, so that another authentication class may recognise the call.
+    """
 
     def authenticate(self, request):
-        header = request.headers.get("Authorization", "")
-        scheme, _, credential = header.partition(" ")
-        credential = credential.strip()
-        # The word Bearer is required; like every HTTP auth scheme, in any letter case (RFC 9110 11.1).
-        if scheme.lower() != "bearer" or not credential:
-            raise _refused(challenge="Bearer")
-        ratelimit.ensure_ip_not_blocked(request)
+        credential = bearer_credential(request.headers.get("Authorization", ""))
+        if credential is None:
+            return None
+        key = secret_hash(credential)  # the cache and the database know the credential only by its hash
+        ip = client_ip(request)
+        known = token_cache.get(key)
+        revision = None
+        if known is not None:
+            row = _usable(known, ip)
+            # One round trip: 10014 for a blocked address; the call counted when the row's stamps are current.
+            check = ratelimit.check_call(
+                request, token_id=known.token_id, revision_keys=known.keys, holds=known.revision if row else ""
+            )
+            if check.usage is not None:
+                return self._accept(request, row.instance(), check.usage, direct=row.direct)
+            revision = check.revision  # read before the query below: a row read after it may be kept
+        else:
+            ratelimit.ensure_ip_not_blocked(request)
 
-        direct = False
-        token = api_token_for_access_token(access_token=credential)
-        if token is None:
-            token = api_token_for_secret(secret=credential)
-            direct = token is not None
-        if token is None or not token.owner_is_admin or not ip_allowed(client_ip(request), token.allowed_ips):
+        row = api_token_for_credential(credential_hash=key)
+        if row is None or not row.owner_is_admin or not ip_allowed(ip, row.allowed_ips):
+            token_cache.forget(key)
             ratelimit.count_failed_token_check(request)
             raise _refused()
-        if direct:
-            if clock.now() >= DIRECT_TOKEN_SUNSET:
-                raise _refused(ErrorCode.TOKEN_MUST_BE_EXCHANGED)
-            request._request.sunset_headers = direct_token_headers(request)
+        if row.direct and clock.now() >= DIRECT_TOKEN_SUNSET:
+            raise _refused(ErrorCode.TOKEN_MUST_BE_EXCHANGED)
+        # Kept with the stamps read before the query; not when the credential now leads elsewhere.
+        same = known is not None and known.keys == token_cache.revision_keys(row)
+        token_cache.remember(key, row, revision if same else None)
+        usage = ratelimit.count_token_call(request, token_id=row.token_id)
+        return self._accept(request, row.instance(), usage, direct=row.direct)
 
-        usage = ratelimit.count_token_call(request, token_id=token.pk)
+    def _accept(self, request, token, usage: ratelimit.Usage, *, direct: bool):
+        if direct:
+            request._request.sunset_headers = direct_token_headers(request)
         request._request.ratelimit_usage = usage
         request.api_token = token
         request.organization = token.organization

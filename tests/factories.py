@@ -1,6 +1,17 @@
+import datetime as dt
+
 import factory
 
-from accounts.models import Member, MemberRole, Membership, Organization, User, UserGroup
+from accounts.models import (
+    ExpiryDateType,
+    Member,
+    MemberRole,
+    Membership,
+    Organization,
+    User,
+    UserExpiryDate,
+    UserGroup,
+)
 
 
 class OrganizationFactory(factory.django.DjangoModelFactory):
@@ -55,6 +66,25 @@ class MemberFactory(factory.django.DjangoModelFactory):
     organization = factory.SubFactory(OrganizationFactory)
     # Letters keep factory numbers out of the automatic numbering (highest all-digit number + 1).
     member_number = factory.Sequence(lambda n: f"T{n}T")
+
+
+class ExpiryDateTypeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ExpiryDateType
+
+    organization = factory.SubFactory(OrganizationFactory)
+    name = factory.Sequence(lambda n: f"Medical {n}")
+
+
+class UserExpiryDateFactory(factory.django.DjangoModelFactory):
+    """A member's date of a type, both of one organization (give `member__organization`)."""
+
+    class Meta:
+        model = UserExpiryDate
+
+    member = factory.SubFactory(MemberFactory)
+    type = factory.SubFactory(ExpiryDateTypeFactory, organization=factory.SelfAttribute("..member.organization"))
+    expiry_date = dt.date(2027, 6, 30)
 
 
 def make_admin(organization: Organization, **user_fields) -> User:

@@ -5,10 +5,7 @@ from django.db import DatabaseError
 
 from accounts import services
 from accounts.models import ExpiryDateType
-
-
-def problem_fields(response) -> dict[str, int]:
-    return {item["field"]: item["code"] for item in response.json()["errors"]}
+from tests.helpers import problem_fields
 
 
 def test_body_that_is_not_a_json_object_is_10004(api):

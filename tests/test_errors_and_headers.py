@@ -8,7 +8,7 @@ from django.test import Client
 
 from accounts.api import main_v5
 from apicore.errors import Kind, codes_of_kind
-from tests.api_asserts import assert_problem
+from tests.helpers import assert_problem
 from tests.conftest import BASE
 from tests.factories import MembershipFactory
 

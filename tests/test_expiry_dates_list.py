@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import services
 from accounts.models import Member, User, UserExpiryDate
-from tests.api_asserts import assert_problem, problem_fields
+from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory
 
 # Today in the tests that freeze the clock: 2026-11-25 in Stockholm.

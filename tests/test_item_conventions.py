@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.api_asserts import assert_problem, problem_fields, problem_messages
+from tests.helpers import assert_problem, problem_fields, problem_messages
 
 
 def test_item_reply_is_data_with_the_fields(api, org, group_endpoint):

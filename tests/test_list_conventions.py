@@ -4,7 +4,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.api_asserts import assert_problem, problem_fields, problem_messages
+from tests.helpers import assert_problem, problem_fields, problem_messages
 
 # --- reply shape and paging --------------------------------------------------------------------------
 
@@ -240,13 +240,13 @@ def test_wrong_include_and_exclude_are_reported_with_the_other_problems(api, gro
 
 def test_include_users_adds_the_block_to_every_item(api, org, group_endpoint):
     senior = group_endpoint.make(org, "Senior")
-    group_endpoint.make(org, "Junior")
+    junior = group_endpoint.make(org, "Junior")
     member = group_endpoint.add_member(senior, user__first_name="Anna", user__last_name="Berg")
 
     data = api.get(group_endpoint.path, {"include": "users"}).json()["data"]
 
     assert data == [
-        {"id": data[0]["id"], "name": "Junior", "users": []},
+        {"id": junior.pk, "name": "Junior", "users": []},
         {
             "id": senior.pk,
             "name": "Senior",
@@ -426,14 +426,35 @@ def test_links_next_is_https_behind_a_trusted_proxy(api, org, group_endpoint, se
     assert response.json()["links"]["next"].startswith("https://testserver/main/v5/")
 
 
-@pytest.mark.parametrize("offset", ["999999999999999999", "9223372036854775000"])
-def test_very_large_offset_is_an_empty_page_or_400_never_500(api, org, group_endpoint, offset):
+def test_an_offset_far_past_the_end_gives_an_empty_page(api, org, group_endpoint):
     group_endpoint.make(org, "Senior")
+    offset = 999_999_999_999_999_999  # 18 digits: a whole number the service takes, far past any data
 
+    body = api.get(group_endpoint.path, {"offset": offset}).json()
+
+    assert body["data"] == []
+    assert body["meta"] == {"count": 0, "limit": 100, "offset": offset, "has_more": False}
+    assert body["links"]["next"] is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="service: an int parameter is at most 18 digits (apicore.params.INT_FORM), so offsets from 10**18 "
+    "to 2**63 - 1 are refused with 400 10005 although they fit in 64 bits; reported to the lead",
+)
+def test_the_largest_64_bit_offset_gives_an_empty_page(api, org, group_endpoint):
+    group_endpoint.make(org, "Senior")
+    offset = 2**63 - 1
+
+    body = api.get(group_endpoint.path, {"offset": offset}).json()
+
+    assert body["data"] == []
+    assert body["meta"] == {"count": 0, "limit": 100, "offset": offset, "has_more": False}
+
+
+@pytest.mark.parametrize("offset", [str(2**63), "99999999999999999999", "1" + "0" * 40])
+def test_an_offset_beyond_64_bits_is_400(api, group_endpoint, offset):
     response = api.get(group_endpoint.path, {"offset": offset})
 
-    if response.status_code == 200:
-        assert response.json()["data"] == []
-        assert response.json()["links"]["next"] is None
-    else:
-        assert_problem(response, 400, 10005)
+    assert_problem(response, 400, 10005)
+    assert problem_fields(response) == {"offset": 10005}

@@ -9,8 +9,7 @@ import pytest
 from django.contrib.auth.hashers import make_password
 
 from accounts.services import logins
-from tests import conftest
-from tests.api_asserts import assert_problem, problem_fields
+from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory, UserFactory
 
 PASSWORD = "secret-pass-1"  # UserFactory's
@@ -43,7 +42,7 @@ def fail(api, username: str, times: int) -> None:
 
 def assert_failed_logins_limit(response) -> int:
     """429 10012 with `Retry-After`: the whole seconds left of the 15-minute window."""
-    body = conftest.assert_problem(response, 429, 10012)
+    body = assert_problem(response, 429, 10012)
     assert body["type"] == "https://testserver/errors/too-many-requests"
     retry_after = int(response["Retry-After"])
     assert 1 <= retry_after <= WINDOW

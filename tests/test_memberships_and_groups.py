@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.api_asserts import assert_problem
+from tests.helpers import assert_problem
 from tests.factories import MemberFactory, MembershipFactory, UserFactory, UserGroupFactory
 
 # --- tenant separation ---------------------------------------------------------------------------------------

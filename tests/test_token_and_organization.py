@@ -3,7 +3,7 @@
 import pytest
 
 from accounts.models import MODULES, MemberRole
-from tests.conftest import assert_problem
+from tests.helpers import assert_problem
 from tests.factories import MemberFactory, OrganizationFactory, make_admin
 
 

@@ -15,7 +15,7 @@ from accounts import services
 from accounts.expiry import expired_with_image_rule
 from accounts.models import UserExpiryDate
 from apicore import clock
-from tests.api_asserts import assert_problem, problem_fields
+from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory, UserFactory
 
 ITEM_KEYS = ["id", "name", "expiry_date", "expired", "image_required", "has_image"]

@@ -7,7 +7,7 @@ import pytest
 from accounts.models import MemberRole, UserEmail, UserExpiryDate, UserGroup
 from accounts.services import expiry_date_type_create
 from economy.models import Transaction
-from tests.api_asserts import assert_problem
+from tests.helpers import assert_problem
 from tests.factories import MemberFactory
 
 SENSITIVE = ("personal_identification_number", "internal_notes", "emergency_contact", "access_card")

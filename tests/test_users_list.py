@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Member, MemberRole, User, UserEmail, UserExpiryDate, UserGroup
 from accounts.services import expiry_date_type_create
 from economy.models import Transaction
-from tests.api_asserts import assert_problem, problem_fields
+from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory, MembershipFactory
 
 ALL_BLOCKS = (

@@ -1,0 +1,161 @@
+"""Every route of the Main API v5 held to the contract checks of tests/contract.py.
+
+Each class declares one route: its address, module, methods, and how to make an item of an organization.
+"""
+
+from tests.contract import EndpointContract
+from tests.factories import (
+    ExpiryDateTypeFactory,
+    MemberFactory,
+    MembershipFactory,
+    UserExpiryDateFactory,
+    UserGroupFactory,
+)
+
+
+class TestToken(EndpointContract):
+    path = "/token"
+    shaped = False  # no parameters at all
+
+
+class TestOrganization(EndpointContract):
+    path = "/organization"
+    shaped = False
+
+
+class TestMemberships(EndpointContract):
+    path = "/memberships"
+    module = "users"
+    lists = True
+
+    def make(self, organization):
+        return MembershipFactory(organization=organization)
+
+
+class TestMembership(TestMemberships):
+    path = "/memberships/{id}"
+    lists = False
+
+
+class TestUserGroups(TestMemberships):
+    path = "/user-groups"
+
+    def make(self, organization):
+        return UserGroupFactory(organization=organization)
+
+
+class TestUserGroup(TestUserGroups):
+    path = "/user-groups/{id}"
+    lists = False
+
+
+class TestExpiryDateTypes(EndpointContract):
+    path = "/expiry-date-types"
+    module = "organization_settings"
+    methods = ("GET", "POST")
+    lists = True
+
+    def make(self, organization):
+        return ExpiryDateTypeFactory(organization=organization)
+
+    def body(self, method, item):
+        return {"name": f"New {item.pk}"} if method == "POST" else None
+
+
+class TestExpiryDateType(TestExpiryDateTypes):
+    path = "/expiry-date-types/{id}"
+    methods = ("GET", "PATCH", "DELETE")
+    lists = False
+
+    def body(self, method, item):
+        return {"image_required": not item.image_required} if method == "PATCH" else None
+
+
+class _ExpiryDates(EndpointContract):
+    module = "users"
+
+    def make(self, organization):
+        return UserExpiryDateFactory(member__organization=organization)
+
+    def placeholders(self, item):
+        return {"id": item.member.user_id, "type_id": item.type_id}
+
+
+class TestExpiryDates(_ExpiryDates):
+    path = "/expiry-dates"
+    lists = True
+
+    def key(self, item):
+        return (item.member.user_id, item.type_id)
+
+    def reply_key(self, data):
+        return (data["user"]["id"], data["type"]["id"])
+
+
+class TestUserExpiryDates(_ExpiryDates):
+    """One item per expiry date type of the organization, with the user's date of it."""
+
+    path = "/users/{id}/expiry-dates"
+    lists = True
+
+    def key(self, item):
+        return item.type_id
+
+
+class TestUserExpiryDate(_ExpiryDates):
+    path = "/users/{id}/expiry-dates/{type_id}"
+    methods = ("PUT", "DELETE")
+
+    def body(self, method, item):
+        return {"expiry_date": "2028-01-31"} if method == "PUT" else None
+
+
+class TestUsers(EndpointContract):
+    path = "/users"
+    module = "users"
+    methods = ("GET", "POST")
+    lists = True
+
+    def make(self, organization):
+        return MemberFactory(organization=organization)
+
+    def placeholders(self, item):
+        return {"id": item.user_id}  # the API's user id is the login's, not the member record's
+
+    def key(self, item):
+        return item.user_id
+
+    def body(self, method, item):
+        if method != "POST":
+            return None
+        organization = item.organization
+        return {
+            "username": f"{organization.pk}-contract{item.pk}",
+            "first_name": "Nils",
+            "last_name": "Holm",
+            "membership_id": MembershipFactory(organization=organization).pk,
+        }
+
+
+class TestUser(TestUsers):
+    path = "/users/{id}"
+    methods = ("GET", "PATCH", "DELETE")
+    lists = False
+
+    def body(self, method, item):
+        return {"misc_info": f"Changed {item.pk}"} if method == "PATCH" else None
+
+
+class TestLoginChecks(EndpointContract):
+    path = "/login-checks"
+    module = "login_checks"
+    methods = ("POST",)
+    rights = {"POST": "r"}  # document 1 names the right: login_checks read
+    success = {"POST": 200}  # a check creates nothing
+    shaped = False
+
+    def make(self, organization):
+        return MemberFactory(organization=organization)
+
+    def body(self, method, item):
+        return {"username": item.user.username, "password": "secret-pass-1"}

@@ -26,8 +26,9 @@ class FieldProblem:
         return {"field": self.field, "code": self.code, "message": self.message}
 
 
-class ApiError(Exception):
-    """Raised anywhere below a view; the exception handler turns it into Problem Details."""
+class ServiceError(Exception):
+    """A refusal with an error code, raised by services and the conventions layer alike. It carries no HTTP:
+    each API's flavour decides the status and the body (apicore.flavours)."""
 
     def __init__(
         self,
@@ -36,7 +37,6 @@ class ApiError(Exception):
         *,
         errors: list[FieldProblem] | None = None,
         dependents: list[dict] | None = None,
-        headers: dict[str, str] | None = None,
         code: int | None = None,
     ):
         super().__init__(detail or error.title)
@@ -44,16 +44,23 @@ class ApiError(Exception):
         self.detail = detail
         self.errors = errors or []
         self.dependents = dependents
-        self.headers = headers or {}
         # A few problems carry the code of their single field problem (DECISIONS.md, error codes).
         self.code = code or error.code
 
 
-def problem_body(request, exc: ApiError) -> dict:
+class ApiError(ServiceError):
+    """A refusal of the API layer itself, which may add headers (WWW-Authenticate, Retry-After, Allow)."""
+
+    def __init__(self, error: ErrorCode, detail: str | None = None, *, headers: dict[str, str] | None = None, **kw):
+        super().__init__(error, detail, **kw)
+        self.headers = headers or {}
+
+
+def problem_body(request, exc: ServiceError, *, status: int | None = None) -> dict:
     body = {
         "type": error_type_uri(request, exc.error),
         "title": exc.error.title,
-        "status": exc.error.status,
+        "status": status or exc.error.status,
         "code": exc.code,
         "request_id": getattr(request, "request_id", None),
     }
@@ -84,9 +91,9 @@ def problem_response(request, exc: ApiError) -> JsonResponse:
     return response
 
 
-def as_api_error(exc: Exception) -> ApiError | None:
+def as_api_error(exc: Exception) -> ServiceError | None:
     """Map DRF's and Django's own exceptions onto our codes."""
-    if isinstance(exc, ApiError):
+    if isinstance(exc, ServiceError):
         return exc
     if isinstance(exc, (Http404, drf_exceptions.NotFound)):
         return ApiError(ErrorCode.NOT_FOUND)
@@ -103,16 +110,12 @@ def as_api_error(exc: Exception) -> ApiError | None:
     return None
 
 
-def problem_exception_handler(exc, context):
-    """DRF's EXCEPTION_HANDLER: every exception becomes Problem Details (MainApiView rolls the write back)."""
-    request = context.get("request")
-    api_error = as_api_error(exc)
-    if api_error is None:
-        logger.exception("Unhandled error in %s", context.get("view").__class__.__name__)
-        database_fault = isinstance(exc, DatabaseError)
-        api_error = ApiError(ErrorCode.DATABASE_ERROR if database_fault else ErrorCode.INTERNAL_ERROR)
-    from rest_framework.response import Response
+def unhandled_error(exc: Exception) -> ApiError:
+    """A fault of ours: logged with its traceback, answered 500 without details."""
+    logger.error("Unhandled error", exc_info=exc)
+    return ApiError(ErrorCode.DATABASE_ERROR if isinstance(exc, DatabaseError) else ErrorCode.INTERNAL_ERROR)
 
-    response = Response(problem_body(request, api_error), status=api_error.error.status, headers=api_error.headers)
-    response.content_type = PROBLEM_CONTENT_TYPE
-    return response
+
+def problem_exception_handler(exc, context):
+    """DRF's EXCEPTION_HANDLER: the view's flavour answers (every API view has one)."""
+    return context["view"].flavour.error_response(context.get("request"), exc)

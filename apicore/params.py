@@ -1,8 +1,13 @@
-"""Query parameters: list parameters, typed filters and the rules every endpoint shares."""
+"""Query parameters: typed declarations (parsing, JSON Schema, description) and the filters built on them.
+
+A parameter turns the raw text of one query parameter into a value or raises ParamError; the view layer
+applies the rules every endpoint shares (known, given once, with a value) and reports all problems at once.
+"""
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
@@ -62,36 +67,101 @@ def search_pattern(raw: str) -> str:
     return "^" + ".*".join(re.escape(part) for part in raw.split("*")) + "$"
 
 
-@dataclass(frozen=True)
-class Filter:
-    """A filter parameter of a list endpoint; `lookup` is the ORM path it filters on."""
+# --- declarations -------------------------------------------------------------------------------------
 
-    lookup: str
+
+class Parameter:
+    """One query parameter: `parse` gives the value or raises ParamError; `schema` is its JSON Schema."""
+
+    schema: dict = {"type": "string"}
+    description: str = ""
 
     def parse(self, raw: str) -> Any:
         raise NotImplementedError
 
-    def condition(self, value: Any) -> Q:
+
+class IntParameter(Parameter):
+    def __init__(self, *, minimum: int | None = None, maximum: int | None = None, description: str = ""):
+        self.minimum, self.maximum, self.description = minimum, maximum, description
+        self.schema = {"type": "integer"}
+        if minimum is not None:
+            self.schema["minimum"] = minimum
+        if maximum is not None:
+            self.schema["maximum"] = maximum
+
+    def parse(self, raw: str) -> int:
+        return parse_int(raw, minimum=self.minimum, maximum=self.maximum)
+
+
+class BoolParameter(Parameter):
+    schema = {"type": "boolean"}
+
+    def __init__(self, *, description: str = ""):
+        self.description = description
+
+    def parse(self, raw: str) -> bool:
+        return parse_bool(raw)
+
+
+class NamesParameter(Parameter):
+    """A comma-separated list of names out of `choices` (include, exclude)."""
+
+    def __init__(self, choices: list[str], *, what: str, description: str = ""):
+        self.choices, self.what, self.description = list(choices), what, description
+        self.schema = {"type": "string", "pattern": names_pattern(self.choices)}
+
+    def parse(self, raw: str) -> list[str]:
+        names = parse_names(raw)
+        unknown = [name for name in names if name not in self.choices]
+        if unknown:
+            raise ParamError(f"names {self.what}: {', '.join(unknown)} (usable names: {', '.join(self.choices)})")
+        return names
+
+
+def names_pattern(choices: list[str]) -> str:
+    one = "|".join(re.escape(choice) for choice in choices) or "(?!)"
+    return f"^ *({one}) *( *, *({one}) *)*$"
+
+
+# --- filters ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Filter(Parameter):
+    """A filter parameter of a list endpoint; `lookup` is the ORM path it filters on. `default(context)`
+    gives the value used when the parameter is not sent (None: no filter)."""
+
+    lookup: str
+    description: str = ""
+    default: Callable[[Any], Any] | None = field(default=None, compare=False)
+
+    def condition(self, value: Any, context: Any) -> Q:
         return Q(**{self.lookup: value})
 
 
 @dataclass(frozen=True)
 class Search(Filter):
+    schema = {"type": "string", "minLength": 1}
+
     def parse(self, raw: str) -> str:
         return search_pattern(raw)
 
-    def condition(self, value: str) -> Q:
+    def condition(self, value: str, context: Any) -> Q:
         return Q(**{f"{self.lookup}__iregex": value})
 
 
 @dataclass(frozen=True)
 class Int(Filter):
+    schema = {"type": "integer", "minimum": -(10**18) + 1, "maximum": 10**18 - 1}
+
     def parse(self, raw: str) -> int:
         return parse_int(raw)
 
 
 @dataclass(frozen=True)
 class Bool(Filter):
+    schema = {"type": "boolean"}
+
     def parse(self, raw: str) -> bool:
         return parse_bool(raw)
 
@@ -100,22 +170,25 @@ class Bool(Filter):
 class Date(Filter):
     """`lookup` carries its comparison, e.g. `date__gte`."""
 
+    schema = {"type": "string", "format": "date"}
+
     def parse(self, raw: str) -> dt.date:
         return parse_date(raw)
 
 
 @dataclass(frozen=True)
-class Custom(Filter):
-    """A filter whose condition the endpoint builds itself from the parsed value."""
+class BoolCondition(Filter):
+    """A true/false filter whose condition is built from the value and the presenter context (e.g. "expired"
+    against the organization's today); `lookup` names the column for the documentation only."""
 
-    parser: Any = None
-    builder: Any = None
+    build: Callable[[bool, Any], Q] = field(default=None, compare=False)
+    schema = {"type": "boolean"}
 
-    def parse(self, raw: str) -> Any:
-        return self.parser(raw)
+    def parse(self, raw: str) -> bool:
+        return parse_bool(raw)
 
-    def condition(self, value: Any) -> Q:
-        return self.builder(value)
+    def condition(self, value: bool, context: Any) -> Q:
+        return self.build(value, context)
 
 
 def problem(name: str, error: ParamError) -> FieldProblem:

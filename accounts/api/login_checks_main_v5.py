@@ -1,15 +1,14 @@
 """Main API v5: POST /login-checks, a member's username and password checked for an integration."""
 
-from rest_framework.response import Response
-
 from apicore import schema as s
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
-from apicore.views import MainApiView
+from apicore.views import Endpoint
 
 from .. import login_limits
 from ..models import User
 from ..services import logins
+from .flavour_main_v5 import MainV5Api
 
 
 class LoginCheckBody(s.Schema):
@@ -33,7 +32,7 @@ def login_check_reply(user: User | None) -> dict:
     }
 
 
-class LoginCheckView(MainApiView):
+class LoginCheckView(MainV5Api, Endpoint):
     """Reply 200 for a right and a wrong login alike; nothing is changed. Only members of the token's
     organization can be valid (DECISIONS.md, Readings). Each refusal counts in the failed-login limit that the
     website's login page shares; past it, 429 (10012) with `Retry-After`, whatever the password."""
@@ -41,10 +40,39 @@ class LoginCheckView(MainApiView):
     module = "login_checks"
     right = "r"
     http_method_names = ["post"]
+    errors = {"post": (ErrorCode.TOO_MANY_FAILED_LOGINS,)}
+    item_schema = {
+        "type": "object",
+        "required": ["valid", "user"],
+        "properties": {
+            "valid": {"type": "boolean"},
+            "user": {
+                "type": ["object", "null"],
+                "required": ["id", "username", "name", "first_name", "last_name_particle", "last_name"],
+                "properties": {
+                    "id": {"type": "integer"},
+                    "username": {"type": "string"},
+                    "name": {"type": "string"},
+                    "first_name": {"type": "string"},
+                    "last_name_particle": {"type": ["string", "null"]},
+                    "last_name": {"type": "string"},
+                },
+            },
+        },
+    }
+
+    @classmethod
+    def parameters_for(cls, method):
+        return {}
+
+    @classmethod
+    def body_for(cls, method):
+        return LoginCheckBody
 
     def post(self, request):
-        self.parse_query({})
-        body = LoginCheckBody.validate(self.json_object())
+        """Check a member's username and password."""
+        self.query()
+        body = self.validated_body(LoginCheckBody)
         try:
             user = logins.verify_login(
                 request, username=body["username"], password=body["password"], organization=request.organization
@@ -55,4 +83,4 @@ class LoginCheckView(MainApiView):
                 "Too many failed logins for this username. Wait the seconds that Retry-After gives.",
                 headers={"Retry-After": str(blocked.retry_after)},
             ) from None
-        return Response({"data": login_check_reply(user)})
+        return self.reply_item(login_check_reply(user))

@@ -1,97 +1,98 @@
-"""Main API v5: the token, the organization, memberships and user groups."""
+"""Main API v5: the token, the organization, memberships, user groups and expiry date types."""
 
 from django.db.models.functions import Lower
-from django.urls import reverse
-from rest_framework.response import Response
 
 from apicore import params
 from apicore.errors import ErrorCode
-from apicore.exceptions import ApiError
-from apicore.params import parse_bool
-from apicore.schema import has_changes
-from apicore.views import ItemEndpoint, ListEndpoint, SingletonEndpoint
+from apicore.views import CreateMixin, DeleteMixin, ItemEndpoint, ListEndpoint, SingletonEndpoint, UpdateMixin
 
 from .. import services
 from ..models import ExpiryDateType, Membership, UserGroup
 from . import schemas
+from .flavour_main_v5 import MainV5Api
 from .presenters import ExpiryDateTypePresenter, GroupPresenter, OrganizationPresenter, TokenPresenter
 
 
-class TokenView(SingletonEndpoint):
+class TokenView(MainV5Api, SingletonEndpoint):
+    """The calling token: description, owner, organization and rights."""
+
     presenter_class = TokenPresenter
 
     def get_object(self):
         return self.request.auth
 
 
-class OrganizationView(SingletonEndpoint):
+class OrganizationView(MainV5Api, SingletonEndpoint):
+    """The token's organization."""
+
     presenter_class = OrganizationPresenter
 
     def get_object(self):
-        return self.request.organization
+        return self.organization
 
 
-class MembershipList(ListEndpoint):
+class MembershipList(MainV5Api, ListEndpoint):
+    """Memberships, sorted by name."""
+
     model = Membership
     module = "users"
     presenter_class = GroupPresenter
-    filters = {"name": params.Search("name")}
+    filters = {"name": params.Search("name", description="Name; * matches any characters.")}
     ordering = (Lower("name"), "id")
 
 
-class MembershipItem(ItemEndpoint):
+class MembershipItem(MainV5Api, ItemEndpoint):
+    """One membership."""
+
     model = Membership
     module = "users"
     presenter_class = GroupPresenter
 
 
 class UserGroupList(MembershipList):
+    """User groups, sorted by name."""
+
     model = UserGroup
 
 
 class UserGroupItem(MembershipItem):
+    """One user group."""
+
     model = UserGroup
 
 
-class ExpiryDateTypeList(ListEndpoint):
+class ExpiryDateTypeList(MainV5Api, CreateMixin, ListEndpoint):
+    """Expiry date types, sorted by name."""
+
     model = ExpiryDateType
     module = "organization_settings"
     presenter_class = ExpiryDateTypePresenter
-    filters = {"name": params.Search("name")}
+    filters = {"name": params.Search("name", description="Name; * matches any characters.")}
     ordering = (Lower("name"), "id")
+    create_body = schemas.ExpiryDateTypeCreate
+    item_route = "expiry-date-type"
+    errors = {"post": (ErrorCode.DUPLICATE,)}
 
-    def post(self, request):
-        presenter = self.make_presenter(self.parse_query(self.shape_parsers()))
-        body = schemas.ExpiryDateTypeCreate.validate(self.json_object())
-        created = services.expiry_date_type_create(
-            organization=request.organization, name=body["name"], **schemas.expiry_type_settings(body)
-        )
-        return self.item_response(
-            presenter, created, status=201, location=reverse("main_v5:expiry-date-type", args=[created.pk])
+    def create(self, body):
+        return services.expiry_date_type_create(
+            organization=self.organization, name=body["name"], **schemas.expiry_type_settings(body)
         )
 
 
-class ExpiryDateTypeItem(ItemEndpoint):
+class ExpiryDateTypeItem(MainV5Api, UpdateMixin, DeleteMixin, ItemEndpoint):
+    """One expiry date type."""
+
     model = ExpiryDateType
     module = "organization_settings"
     presenter_class = ExpiryDateTypePresenter
+    update_body = schemas.ExpiryDateTypeUpdate
+    delete_parameters = {
+        "delete_dependents": params.BoolParameter(description="Also delete the members' dates of the type.")
+    }
+    errors = {"patch": (ErrorCode.NOTHING_TO_CHANGE,), "delete": (ErrorCode.HAS_DEPENDENTS,)}
 
-    def patch(self, request, pk: int):
-        presenter = self.make_presenter(self.parse_query(self.shape_parsers()))
-        expiry_type = self.get_item(None, pk)
-        data = self.json_object()
-        if not data:
-            raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one field to change.")
-        body = schemas.ExpiryDateTypeUpdate.validate(data, partial=True)
-        if not has_changes(body):
-            raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one setting to change.")
-        updated = services.expiry_date_type_update(expiry_type=expiry_type, **schemas.expiry_type_settings(body))
-        return self.item_response(presenter, updated)
+    def update(self, item, changes):
+        return services.expiry_date_type_update(expiry_type=item, **schemas.expiry_type_settings(changes))
 
-    def delete(self, request, pk: int):
-        query = self.parse_query({"delete_dependents": parse_bool})
-        expiry_type = self.get_item(None, pk)
-        services.expiry_date_type_delete(
-            expiry_type=expiry_type, delete_dependents=query.get("delete_dependents", False)
-        )
-        return Response(status=204)
+    def destroy(self, item, params_):
+        services.expiry_date_type_delete(expiry_type=item, delete_dependents=params_.get("delete_dependents", False))

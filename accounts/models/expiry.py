@@ -35,6 +35,9 @@ class ExpiryDateType(models.Model):
 class UserExpiryDate(models.Model):
     """One member's date of one type, with an optional image (a scan of the certificate)."""
 
+    # Whose rows these are, for the APIs' one scoping point (apicore.tenancy).
+    tenant_path = ("member__organization", "type__organization")
+
     member = models.ForeignKey("accounts.Member", on_delete=models.CASCADE, related_name="expiry_dates")
     type = models.ForeignKey(ExpiryDateType, on_delete=models.CASCADE, related_name="user_expiry_dates")
     expiry_date = models.DateField()

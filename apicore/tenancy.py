@@ -1,0 +1,14 @@
+"""The one scoping point: every endpoint's rows are limited to the caller's organization here.
+
+A model names the path from its rows to their organization in `tenant_path` (default `organization`), or
+several paths that must all lead to it (a member's date of a type: the member's and the type's).
+"""
+
+from django.db.models import QuerySet
+
+
+def scope(queryset: QuerySet, organization) -> QuerySet:
+    paths = getattr(queryset.model, "tenant_path", "organization")
+    if isinstance(paths, str):
+        paths = (paths,)
+    return queryset.filter(**{path: organization for path in paths})

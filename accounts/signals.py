@@ -48,17 +48,12 @@ def restamp_user(sender, instance, using, update_fields=None, **kwargs):
 
 @receiver([post_save, post_delete], sender=Member)
 def restamp_member(sender, instance: Member, using, **kwargs):
-    _restamp([token_cache.user_key(instance.user_id)], using)
+    _restamp([token_cache.member_key(instance.pk)], using)
 
 
 @receiver([post_save, post_delete], sender=MemberRole)
 def restamp_member_role(sender, instance: MemberRole, using, **kwargs):
-    member = instance._state.fields_cache.get("member")
-    user_id = member.user_id if member is not None else None
-    if user_id is None:
-        user_id = Member.objects.using(using).filter(pk=instance.member_id).values_list("user_id", flat=True).first()
-    if user_id is not None:  # else the member is gone, and its own signal restamped
-        _restamp([token_cache.user_key(user_id)], using)
+    _restamp([token_cache.member_key(instance.member_id)], using)
 
 
 @receiver([post_save, post_delete], sender=get_access_token_model())

@@ -1,8 +1,9 @@
 """A per-process cache of accepted token rows, checked on every call against revision stamps in the shared
 cache, in the same round trip as the rate counters (apicore.ratelimit.check_call).
 
-A row depends on three stamps: its organization's (the token rows and the organization's own fields), its
-owner's (name, memberships, roles) and its OAuth client's (the access tokens). accounts.signals stamps them
+A row depends on four stamps: its organization's (the token rows and the organization's own fields), its
+owner's (the name), the owner's member record's (membership and roles) and its OAuth client's (the access
+tokens). accounts.signals stamps them
 anew whenever one of those rows changes, at once and again when the transaction commits. A call uses its
 cached row only when the stamps it holds are the current ones, so a change takes effect on the very next
 call in every process. A row is stored only with stamps read *before* the database was: a change that
@@ -31,12 +32,19 @@ def user_key(user_id: int) -> str:
     return counters.revision_key("user", user_id)
 
 
+def member_key(member_id: int) -> str:
+    return counters.revision_key("member", member_id)
+
+
 def client_key(application_id: int) -> str:
     return counters.revision_key("app", application_id)
 
 
 def revision_keys(row: TokenRow) -> list[str]:
-    return [organization_key(row.organization_id), user_key(row.owner_id), client_key(row.application_id)]
+    keys = [organization_key(row.organization_id), user_key(row.owner_id), client_key(row.application_id)]
+    if row.owner_member_id is not None:
+        keys.append(member_key(row.owner_member_id))
+    return keys
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,8 @@ class TokenRow:
     owner_is_admin: bool
     # The access token's end; None when the credential is the token's own secret (a direct token).
     access_expires: dt.datetime | None
+    # The owner's member record in the token's organization (None: not a member, so not an administrator).
+    owner_member_id: int | None
 
     @property
     def direct(self) -> bool:
@@ -139,7 +141,7 @@ def _build_statement(connection) -> _Statement:
         for field in fields:
             converters.append((len(columns), _converters(connection, field, alias)))
             columns.append(f"{alias}.{qn(field.column)}")
-    # After the columns: owner_is_admin, then the access token's end.
+    # After the columns: owner_is_admin, the access token's end, the owner's member id.
     converters.append((len(columns) + 1, _converters(connection, access_model._meta.get_field("expires"), "c")))
     member, role = Member._meta, MemberRole._meta
     access = access_model._meta
@@ -148,10 +150,8 @@ def _build_statement(connection) -> _Statement:
     # names from the models' metadata are written into the text; every value is a parameter.
     sql = (
         f"SELECT {', '.join(columns)}, "  # noqa: S608
-        f"EXISTS (SELECT 1 FROM {qn(role.db_table)} r INNER JOIN {qn(member.db_table)} m"
-        f" ON m.{qn('id')} = r.{qn('member_id')}"
-        f" WHERE m.{qn('user_id')} = t.{qn('owner_id')} AND m.{qn('organization_id')} = t.{qn('organization_id')}"
-        f" AND r.{qn('role')} = %s), c.{qn('expires')}"
+        f"EXISTS (SELECT 1 FROM {qn(role.db_table)} r WHERE r.{qn('member_id')} = m.{qn('id')}"
+        f" AND r.{qn('role')} = %s), c.{qn('expires')}, m.{qn('id')}"
         f" FROM ("
         f"SELECT a.{qn('application_id')} AS application_id, a.{qn('expires')} AS expires, 0 AS pick"
         f" FROM {qn(access.db_table)} a WHERE a.{qn('token_checksum')} = %s AND a.{qn('expires')} > %s"
@@ -162,6 +162,8 @@ def _build_statement(connection) -> _Statement:
         f" INNER JOIN {qn(ApiToken._meta.db_table)} t ON t.{qn('application_id')} = c.application_id"
         f" INNER JOIN {qn(Organization._meta.db_table)} o ON o.{qn('id')} = t.{qn('organization_id')}"
         f" INNER JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = t.{qn('owner_id')}"
+        f" LEFT JOIN {qn(member.db_table)} m"
+        f" ON m.{qn('user_id')} = t.{qn('owner_id')} AND m.{qn('organization_id')} = t.{qn('organization_id')}"
         f" ORDER BY c.pick LIMIT 1"
     )
     return _Statement(
@@ -214,4 +216,5 @@ def find_token_row(*, credential_hash: str, now: dt.datetime, using: str = "defa
         owner=tuple(values[second:third]),
         owner_is_admin=bool(values[third]),
         access_expires=values[third + 1],
+        owner_member_id=values[third + 2],
     )

@@ -2,6 +2,9 @@
 
 A value must have the type it has in a reply (no "7" for 7, no 1 for true); every problem is named with
 its path (`address.city`, `email[1]`) and all are reported at once.
+
+Each field also states what it accepts as JSON Schema (2020-12, as OpenAPI 3.1 uses it): `json_schema()` is
+read by the OpenAPI document, so the documented body and the validated one come from the same declaration.
 """
 
 import datetime as dt
@@ -37,6 +40,17 @@ class Field:
         self.required = required
         self.emptiable = emptiable
 
+    def json_schema(self) -> dict:
+        """What `clean` accepts: the value's own schema, and null or "" where the field is emptiable."""
+        schema = self.value_schema()
+        if not self.emptiable:
+            return schema
+        return {"anyOf": [schema, {"type": "null"}, {"const": ""}]}
+
+    def value_schema(self) -> dict:
+        """The schema of a value (not null, not ""): what `convert` accepts."""
+        return {}
+
     def clean(self, value: Any, path: str, problems: list[FieldProblem]) -> Any:
         if value is None or value == "":
             if self.emptiable:
@@ -54,10 +68,35 @@ class Field:
 
 
 class Text(Field):
+    # A subclass that narrows the text states it here for the document (e.g. "^[0-9]+$", "email").
+    pattern: str | None = None
+    format: str | None = None
+
     def __init__(self, *, max_length: int | None = None, digits: bool = False, **kwargs):
         super().__init__(**kwargs)
         self.max_length = max_length
         self.digits = digits
+
+    def json_schema(self) -> dict:
+        schema = self.value_schema()
+        if self.emptiable:
+            # "" is text already; only null needs adding.
+            schema.pop("minLength")
+            schema["type"] = ["string", "null"]
+        return schema
+
+    def value_schema(self) -> dict:
+        schema: dict = {"type": "string", "minLength": 1}  # "" means "no value", refused unless emptiable
+        if self.max_length is not None:
+            schema["maxLength"] = self.max_length
+        if self.pattern is not None:
+            schema["pattern"] = self.pattern
+        elif self.digits:
+            # str.isdigit: any script's decimal digits, so no narrower pattern than "not empty".
+            schema["description"] = "digits only"
+        if self.format is not None:
+            schema["format"] = self.format
+        return schema
 
     def convert(self, value, path, problems):
         if not isinstance(value, str):
@@ -75,6 +114,13 @@ class Int(Field):
         self.minimum = minimum
         self.maximum = maximum
 
+    def value_schema(self) -> dict:
+        return {
+            "type": "integer",
+            "minimum": INT64_MIN if self.minimum is None else max(self.minimum, INT64_MIN),
+            "maximum": INT64_MAX if self.maximum is None else min(self.maximum, INT64_MAX),
+        }
+
     def convert(self, value, path, problems):
         if isinstance(value, bool) or not isinstance(value, int):
             raise Invalid("must be a whole number")
@@ -88,6 +134,9 @@ class Int(Field):
 
 
 class Bool(Field):
+    def value_schema(self) -> dict:
+        return {"type": "boolean"}
+
     def convert(self, value, path, problems):
         if not isinstance(value, bool):
             raise Invalid("must be true or false")
@@ -95,6 +144,9 @@ class Bool(Field):
 
 
 class Date(Field):
+    def value_schema(self) -> dict:
+        return {"type": "string", "format": "date", "pattern": DATE_FORM.pattern}
+
     def convert(self, value, path, problems):
         if not isinstance(value, str) or not DATE_FORM.match(value):
             raise Invalid("must be a date YYYY-MM-DD", INVALID_DATE)
@@ -106,6 +158,9 @@ class Date(Field):
 
 class Number(Field):
     """A JSON number read exactly (the parser gives floats; we go through their text)."""
+
+    def value_schema(self) -> dict:
+        return {"type": "number"}
 
     def convert(self, value, path, problems):
         if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
@@ -121,6 +176,12 @@ class ListOf(Field):
         super().__init__(**kwargs)
         self.item = item
         self.max_items = max_items
+
+    def value_schema(self) -> dict:
+        schema = {"type": "array", "items": self.item.json_schema()}
+        if self.max_items is not None:
+            schema["maxItems"] = self.max_items
+        return schema
 
     def clean(self, value, path, problems):
         if value == []:
@@ -140,6 +201,10 @@ class Obj(Field):
     def __init__(self, fields: dict[str, Field], **kwargs):
         super().__init__(**kwargs)
         self.fields = fields
+
+    def value_schema(self) -> dict:
+        # Nested objects are cleaned whole (partial=False) even in a PATCH.
+        return object_schema(self.fields, partial=False)
 
     def convert(self, value, path, problems):
         if not isinstance(value, dict):
@@ -176,6 +241,27 @@ class Schema:
         cleaned = clean_object(cls.fields, data, "", problems, partial=partial)
         raise_problems(problems, source="body")
         return cleaned
+
+    @classmethod
+    def json_schema(cls, *, partial: bool = False) -> dict:
+        """The body's JSON Schema; `partial` (PATCH): no field is required, but at least one is sent."""
+        schema = object_schema(cls.fields, partial=partial)
+        if partial:
+            schema["minProperties"] = 1
+        return schema
+
+
+def object_schema(fields: dict[str, Field], *, partial: bool) -> dict:
+    """An object of exactly these fields (any other name is refused: 10007)."""
+    schema: dict = {
+        "type": "object",
+        "properties": {name: field.json_schema() for name, field in fields.items()},
+        "additionalProperties": False,
+    }
+    required = [name for name, field in fields.items() if field.required and not partial]
+    if required:
+        schema["required"] = required
+    return schema
 
 
 def has_changes(body: dict) -> bool:

@@ -46,6 +46,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",  # the OpenAPI document (apicore.openapi)
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by us: the docs page loads nothing from elsewhere
     "django_filters",
     "oauth2_provider",
     "apicore",
@@ -143,6 +145,16 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_VERSIONING_CLASS": None,
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apicore.negotiation.JsonOnlyNegotiation",
+}
+
+# The OpenAPI documents (apicore.openapi.document_routes gives each API its title, server and routes).
+SPECTACULAR_SETTINGS = {
+    "OAS_VERSION": "3.1.0",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No validator badge: Swagger UI would send the document to validator.swagger.io.
+    "SWAGGER_UI_SETTINGS": {"validatorUrl": None, "deepLinking": True},
 }
 
 OAUTH2_PROVIDER = {

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from apicore.openapi import document_routes
 from apicore.routes import catch_all
 
 from . import pages
@@ -11,6 +12,7 @@ main_v5 = [
 
 urlpatterns = [
     path("main/v5/", include((main_v5, "main_v5"))),
+    *document_routes("main/v5/", namespace="main_v5", title="Main API v5", version="5"),
     catch_all("main/"),
     catch_all("mobile/"),
     path("admin/", admin.site.urls),

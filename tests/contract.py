@@ -53,6 +53,8 @@ class EndpointContract:
     lists: bool = False
     # True when the replies carry items that take `include` and `exclude`.
     shaped: bool = True
+    # A factory of the address's items, called with `organization=` (or override `make`).
+    factory = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -70,7 +72,7 @@ class EndpointContract:
 
     def make(self, organization):
         """An item of the organization at this address (None where the address has no items)."""
-        return None
+        return None if self.factory is None else self.factory(organization=organization)
 
     def placeholders(self, item) -> dict:
         return {"id": item.pk}

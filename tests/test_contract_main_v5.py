@@ -27,9 +27,7 @@ class TestMemberships(EndpointContract):
     path = "/memberships"
     module = "users"
     lists = True
-
-    def make(self, organization):
-        return MembershipFactory(organization=organization)
+    factory = MembershipFactory
 
 
 class TestMembership(TestMemberships):
@@ -39,9 +37,7 @@ class TestMembership(TestMemberships):
 
 class TestUserGroups(TestMemberships):
     path = "/user-groups"
-
-    def make(self, organization):
-        return UserGroupFactory(organization=organization)
+    factory = UserGroupFactory
 
 
 class TestUserGroup(TestUserGroups):
@@ -54,9 +50,7 @@ class TestExpiryDateTypes(EndpointContract):
     module = "organization_settings"
     methods = ("GET", "POST")
     lists = True
-
-    def make(self, organization):
-        return ExpiryDateTypeFactory(organization=organization)
+    factory = ExpiryDateTypeFactory
 
     def body(self, method, item):
         return {"name": f"New {item.pk}"} if method == "POST" else None
@@ -115,9 +109,7 @@ class TestUsers(EndpointContract):
     module = "users"
     methods = ("GET", "POST")
     lists = True
-
-    def make(self, organization):
-        return MemberFactory(organization=organization)
+    factory = MemberFactory
 
     def placeholders(self, item):
         return {"id": item.user_id}  # the API's user id is the login's, not the member record's
@@ -153,9 +145,7 @@ class TestLoginChecks(EndpointContract):
     rights = {"POST": "r"}  # document 1 names the right: login_checks read
     success = {"POST": 200}  # a check creates nothing
     shaped = False
-
-    def make(self, organization):
-        return MemberFactory(organization=organization)
+    factory = MemberFactory
 
     def body(self, method, item):
         return {"username": item.user.username, "password": "secret-pass-1"}

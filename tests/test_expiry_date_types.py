@@ -3,6 +3,7 @@ import pytest
 from accounts import services
 from accounts.models import ExpiryDateType, UserExpiryDate
 from tests.factories import MemberFactory
+from tests.helpers import assert_problem, problem_fields
 
 
 @pytest.fixture
@@ -26,11 +27,8 @@ def test_defaults_of_a_new_type(api):
 
 def test_duplicate_name_in_any_letter_case_is_409_10030(api, medical):
     response = api.post("/expiry-date-types", {"name": "MEDICAL"})
-    assert response.status_code == 409
-    body = response.json()
-    assert body["code"] == 10030
-    assert body["type"].endswith("/errors/conflict")
-    assert [item["field"] for item in body["errors"]] == ["name"]
+    assert_problem(response, 409, 10030)
+    assert problem_fields(response) == {"name": 10030}
     assert ExpiryDateType.objects.count() == 1
 
 
@@ -40,8 +38,8 @@ def test_same_name_in_another_organization_is_fine(other_api, medical):
 
 def test_name_longer_than_30_characters_is_refused_not_cut(api):
     response = api.post("/expiry-date-types", {"name": "x" * 31})
-    assert response.status_code == 400
-    assert response.json()["errors"][0]["field"] == "name"
+    assert_problem(response, 400, 10006)
+    assert problem_fields(response) == {"name": 10006}
     assert not ExpiryDateType.objects.exists()
     assert api.post("/expiry-date-types", {"name": "x" * 30}).status_code == 201
 

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import services
 from accounts.models import Member, User, UserExpiryDate
-from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory
+from tests.helpers import assert_problem, problem_fields
 
 # Today in the tests that freeze the clock: 2026-11-25 in Stockholm.
 NOW = dt.datetime(2026, 11, 25, 12, 0, tzinfo=dt.UTC)

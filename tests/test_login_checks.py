@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.hashers import make_password
 
 from accounts.services import logins
-from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory, UserFactory
+from tests.helpers import assert_problem, problem_fields
 
 PASSWORD = "secret-pass-1"  # UserFactory's
 LIMIT = 5

@@ -2,8 +2,8 @@
 
 import pytest
 
-from tests.helpers import assert_problem
 from tests.factories import MemberFactory, MembershipFactory, UserFactory, UserGroupFactory
+from tests.helpers import assert_problem
 
 # --- tenant separation ---------------------------------------------------------------------------------------
 

@@ -15,8 +15,8 @@ from accounts import services
 from accounts.expiry import expired_with_image_rule
 from accounts.models import UserExpiryDate
 from apicore import clock
-from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory, UserFactory
+from tests.helpers import assert_problem, problem_fields
 
 ITEM_KEYS = ["id", "name", "expiry_date", "expired", "image_required", "has_image"]
 PAST, FUTURE, NEVER = "2020-01-31", "2990-06-30", "2999-12-31"

@@ -7,8 +7,8 @@ import pytest
 from accounts.models import MemberRole, UserEmail, UserExpiryDate, UserGroup
 from accounts.services import expiry_date_type_create
 from economy.models import Transaction
-from tests.helpers import assert_problem
 from tests.factories import MemberFactory
+from tests.helpers import assert_problem
 
 SENSITIVE = ("personal_identification_number", "internal_notes", "emergency_contact", "access_card")
 PLAIN = ("email", "address", "phone", "user_groups", "roles", "expiry_dates", "account", "misc_info")

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Member, MemberRole, User, UserEmail, UserExpiryDate, UserGroup
 from accounts.services import expiry_date_type_create
 from economy.models import Transaction
-from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory, MembershipFactory
+from tests.helpers import assert_problem, problem_fields
 
 ALL_BLOCKS = (
     "email,address,phone,user_groups,roles,expiry_dates,account,misc_info,"

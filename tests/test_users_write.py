@@ -8,8 +8,8 @@ from django.db import DatabaseError
 from accounts.models import Member, MemberRole, User, UserEmail, UserExpiryDate, UserGroup
 from accounts.services import expiry_date_type_create, user_create
 from economy.models import Transaction
-from tests.helpers import assert_problem, problem_fields
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory
+from tests.helpers import assert_problem, problem_fields
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The organization website's pages for organizations, members, expiry date types and API tokens.
 
 Registered on admin.site, which is the organization-scoped site (accounts.admin_site). Writes with business
-rules go through accounts.services; a service's refusal (ApiError) becomes errors on the page and nothing is
+rules go through accounts.services; a service's refusal (ServiceError) becomes errors on the page and nothing is
 saved (ServiceSavedAdmin).
 """
 
@@ -15,7 +15,7 @@ from django.http import FileResponse, Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from apicore.exceptions import ApiError
+from apicore.exceptions import ServiceError
 
 from .admin_forms import (
     MEMBER_PLAIN_COLUMNS,
@@ -66,7 +66,7 @@ class OrganizationAdmin(OrganizationScopedAdmin):
 
 
 class Refused(Exception):
-    """A service's ApiError as errors of the page's forms: {form prefix (None: main form): [(field, message)]}."""
+    """A service's ServiceError as errors of the page's forms: {form prefix (None: main form): [(field, message)]}."""
 
     def __init__(self, errors: dict):
         super().__init__(errors)
@@ -89,10 +89,10 @@ class ServiceSavedAdmin(OrganizationScopedAdmin):
     save_as = False
 
     def call_service(self, service, /, *, form, row=None, **kwargs):
-        """service(**kwargs); an ApiError becomes Refused, with errors on `row` (an inline form) or `form`."""
+        """service(**kwargs); an ServiceError becomes Refused, with errors on `row` (an inline form) or `form`."""
         try:
             return service(**kwargs)
-        except ApiError as error:
+        except ServiceError as error:
             errors = defaultdict(list)
             if row is None:
                 errors[form.prefix] += form.refusal_errors(error)
@@ -122,11 +122,11 @@ class ServiceSavedAdmin(OrganizationScopedAdmin):
     def delete_view(self, request, object_id, extra_context=None):
         try:
             return super().delete_view(request, object_id, extra_context)  # atomic: a refusal undoes the log too
-        except ApiError as error:
+        except ServiceError as error:
             self.message_user(request, f"Nothing was deleted. {self.refused_delete_reason(error)}", messages.ERROR)
             return self.refused_delete_redirect(request, object_id)
 
-    def refused_delete_reason(self, error: ApiError) -> str:
+    def refused_delete_reason(self, error: ServiceError) -> str:
         return error.detail or str(error)
 
     def response_action(self, request, queryset):
@@ -141,7 +141,7 @@ class ServiceSavedAdmin(OrganizationScopedAdmin):
         for obj in queryset:
             try:
                 self.delete_model(request, obj)
-            except ApiError as error:
+            except ServiceError as error:
                 raise RefusedInSelection(f"{obj}: {self.refused_delete_reason(error)}") from error
 
 
@@ -487,7 +487,7 @@ class ExpiryDateTypeAdmin(ServiceSavedAdmin):
     def refused_delete_redirect(self, request, object_id):
         return HttpResponseRedirect(request.path)  # back to the confirmation, to tick "delete the dates too"
 
-    def refused_delete_reason(self, error: ApiError) -> str:
+    def refused_delete_reason(self, error: ServiceError) -> str:
         count = sum(dependent["count"] for dependent in error.dependents or [])
         if not count:
             return super().refused_delete_reason(error)

@@ -6,7 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from apicore.exceptions import ApiError
+from apicore.exceptions import ServiceError
 
 from .admin_site import administered_organizations
 from .models import MODULES, ApiToken, ExpiryDateType, Member, Role, User, UserExpiryDate
@@ -99,7 +99,7 @@ class ApiTokenForm(_RightsFields, forms.ModelForm):
 class RefusalErrors:
     """Form mixin for pages saved through services (accounts.admin.ServiceSavedAdmin).
 
-    When a service refuses (ApiError), the admin undoes everything and validates the same POST again with
+    When a service refuses (ServiceError), the admin undoes everything and validates the same POST again with
     `refusal` set: {form prefix (None for the page's main form): [(field or None, message)]}; `clean` puts
     those errors on the form, so that the page is shown again with them and nothing is saved.
     """
@@ -127,7 +127,7 @@ class RefusalErrors:
     def instance_label(self) -> str:
         return str(self.instance)
 
-    def refusal_errors(self, error: ApiError, *, with_detail: bool = True) -> list[tuple[str | None, str]]:
+    def refusal_errors(self, error: ServiceError, *, with_detail: bool = True) -> list[tuple[str | None, str]]:
         """The refusal as errors of this form: the problems on their fields, the detail above the form."""
         errors = []
         for problem in error.errors:

@@ -1,7 +1,7 @@
 """Collecting problems with named parameters or fields and raising them all at once (convention 4)."""
 
 from .errors import ErrorCode
-from .exceptions import ApiError, FieldProblem
+from .exceptions import FieldProblem, ServiceError
 
 # Codes of document 1's table that a single problem lends to the whole reply (DECISIONS.md, error codes).
 OWN_CODES = {10110, 10121, 10151, 10162, 10163, 10164, 10165}
@@ -20,7 +20,7 @@ def raise_problems(problems: list[FieldProblem], *, source: str) -> None:
         error = ErrorCode.INVALID_PARAMETER
     else:
         error = ErrorCode.INVALID_FIELD
-    raise ApiError(error, _summary(problems), errors=problems)
+    raise ServiceError(error, _summary(problems), errors=problems)
 
 
 def _summary(problems: list[FieldProblem]) -> str:

@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 from oauth2_provider.models import get_application_model
 
 from apicore.errors import ErrorCode
-from apicore.exceptions import ApiError, FieldProblem
+from apicore.exceptions import FieldProblem, ServiceError
 from apicore.secrets import new_secret, secret_hash
 
 from ..models import (
@@ -141,8 +141,8 @@ EXPIRY_TYPE_SETTINGS = (
 )
 
 
-def _duplicate_name(field: str = "name") -> ApiError:
-    return ApiError(
+def _duplicate_name(field: str = "name") -> ServiceError:
+    return ServiceError(
         ErrorCode.DUPLICATE,
         "An expiry date type with this name exists.",
         errors=[FieldProblem(field, ErrorCode.DUPLICATE.code, "The name is in use (letter case does not count).")],
@@ -184,7 +184,7 @@ def expiry_date_type_delete(*, expiry_type: ExpiryDateType, delete_dependents: b
     dates = UserExpiryDate.objects.filter(type=expiry_type)
     count = dates.count()
     if count and not delete_dependents:
-        raise ApiError(
+        raise ServiceError(
             ErrorCode.HAS_DEPENDENTS,
             f"Members with a date of this type: {count}. Send delete_dependents=true to delete them too.",
             dependents=[{"name": "user_expiry_dates", "count": count}],

@@ -5,15 +5,15 @@ import datetime as dt
 from django.db import IntegrityError, transaction
 
 from apicore.errors import ErrorCode
-from apicore.exceptions import ApiError, FieldProblem
+from apicore.exceptions import FieldProblem, ServiceError
 
 from ..expiry import NEVER_EXPIRES
 from ..models import ExpiryDateType, Member, UserExpiryDate
 from .files import expiry_images_delete_after_commit
 
 
-def _refused(message: str) -> ApiError:
-    return ApiError(
+def _refused(message: str) -> ServiceError:
+    return ServiceError(
         ErrorCode.INVALID_FIELD,
         "Check expiry_date.",
         errors=[FieldProblem("expiry_date", ErrorCode.INVALID_FIELD.code, message)],
@@ -67,7 +67,7 @@ def user_expiry_date_delete(*, member: Member, expiry_type: ExpiryDateType) -> N
     404 (10100) when the member has no date of the type."""
     current = UserExpiryDate.objects.select_for_update().filter(member=member, type=expiry_type).first()
     if current is None:
-        raise ApiError(ErrorCode.NOT_FOUND, "The user has no date of this type.")
+        raise ServiceError(ErrorCode.NOT_FOUND, "The user has no date of this type.")
     old_image = current.image.name
     current.delete()
     expiry_images_delete_after_commit([old_image])
@@ -80,7 +80,7 @@ def user_expiry_date_set_image(*, member: Member, expiry_type: ExpiryDateType, i
     member has no date of the type. The date itself and its reminders stay as they are."""
     current = UserExpiryDate.objects.select_for_update().filter(member=member, type=expiry_type).first()
     if current is None:
-        raise ApiError(ErrorCode.NOT_FOUND, "The user has no date of this type.")
+        raise ServiceError(ErrorCode.NOT_FOUND, "The user has no date of this type.")
     old_image = current.image.name
     current.image = image or ""
     current.save(update_fields=["image"])

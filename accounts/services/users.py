@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, Sum
 
 from apicore.errors import ErrorCode
-from apicore.exceptions import ApiError, FieldProblem
+from apicore.exceptions import FieldProblem, ServiceError
 from economy.models import Transaction
 
 from ..models import Member, Membership, Organization, Role, User, UserEmail, UserExpiryDate, UserGroup
@@ -60,7 +60,9 @@ def user_field_problems(*, organization: Organization, fields: dict) -> list[Fie
 def _raise_field_problems(organization: Organization, fields: dict) -> None:
     problems = user_field_problems(organization=organization, fields=fields)
     if problems:
-        raise ApiError(ErrorCode.INVALID_FIELD, "Check " + ", ".join(p.field for p in problems) + ".", errors=problems)
+        raise ServiceError(
+            ErrorCode.INVALID_FIELD, "Check " + ", ".join(p.field for p in problems) + ".", errors=problems
+        )
 
 
 def _country_code(value: str | None) -> str:
@@ -73,8 +75,8 @@ def _active_limit_reached(organization: Organization) -> bool:
     )
 
 
-def _user_limit_error() -> ApiError:
-    return ApiError(
+def _user_limit_error() -> ServiceError:
+    return ServiceError(
         ErrorCode.USER_LIMIT_REACHED, f"A trial organization has at most {TRIAL_ACTIVE_LIMIT} active users."
     )
 
@@ -168,9 +170,9 @@ def _duplicates(organization: Organization, username: str, member_number: str | 
     return in_use
 
 
-def _duplicate_error(in_use: list[FieldProblem]) -> ApiError:
+def _duplicate_error(in_use: list[FieldProblem]) -> ServiceError:
     names = ", ".join(problem.field for problem in in_use)
-    return ApiError(ErrorCode.DUPLICATE, f"In use: {names}.", errors=in_use)
+    return ServiceError(ErrorCode.DUPLICATE, f"In use: {names}.", errors=in_use)
 
 
 @transaction.atomic
@@ -265,7 +267,7 @@ def user_update(
     _raise_field_problems(organization, changes)
     refused = [name for name in LOGIN_OWNED if name in changes] + [n for n in LOGIN_OWNED_PERSONAL if n in personal]
     if refused and not user.created_by(organization.pk):
-        raise ApiError(
+        raise ServiceError(
             ErrorCode.NOT_MODIFIED,
             f"The login was not created by this organization, so it cannot change {', '.join(refused)}.",
             errors=[FieldProblem(name, ErrorCode.NOT_MODIFIED.code, f"{name} cannot be changed.") for name in refused],
@@ -324,9 +326,9 @@ def user_delete(*, member: Member) -> None:
     """The member record goes; the login too when it belongs to no other organization and nothing else
     (transactions) keeps it. An administrator or a member with a balance is refused (409 10105)."""
     if member.roles.filter(role=Role.ADMIN).exists():
-        raise ApiError(ErrorCode.NOT_MODIFIED, "An administrator of the organization cannot be deleted.")
+        raise ServiceError(ErrorCode.NOT_MODIFIED, "An administrator of the organization cannot be deleted.")
     if member_balance(member) != 0:
-        raise ApiError(ErrorCode.NOT_MODIFIED, "A user whose balance is not zero cannot be deleted.")
+        raise ServiceError(ErrorCode.NOT_MODIFIED, "A user whose balance is not zero cannot be deleted.")
     user = member.user
     images = list(UserExpiryDate.objects.filter(member=member).exclude(image="").values_list("image", flat=True))
     member.delete()

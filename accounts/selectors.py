@@ -1,15 +1,30 @@
 """Reads on organizations, members and API tokens."""
 
 import re
+from decimal import Decimal
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import (
+    DecimalField,
+    Exists,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce
 
 from apicore import clock
+from economy.models import Transaction
 
-from .models import ApiToken, MemberRole, Role
+from .models import ApiToken, ExpiryDateType, Member, MemberRole, Role, UserEmail
 from .token_lookup import TokenRow, find_token_row
 
 CLIENT_ID_FORM = re.compile(r"[0-9]{1,18}")
+MONEY = DecimalField(max_digits=14, decimal_places=2)
 
 
 def _tokens_with_owner_admin_flag() -> QuerySet[ApiToken]:
@@ -37,3 +52,44 @@ def api_token_for_client_id(*, client_id: str) -> ApiToken | None:
     if not CLIENT_ID_FORM.fullmatch(client_id):
         return None
     return _one(_tokens_with_owner_admin_flag().select_related("application").filter(client_id=int(client_id)))
+
+
+# --- Members: reads shared by the API, the website and the services ---------------------------------------
+
+
+def _member_transactions(*, organization_id, user_id) -> QuerySet:
+    """A member's account: the transactions of the login in that one organization."""
+    return Transaction.objects.filter(organization_id=organization_id, user_id=user_id).order_by()
+
+
+def balance_expression():
+    """The balance of the member of the outer query's row (organization_id, user_id), 0 without
+    transactions: a sub-select, for lists."""
+    sums = (
+        _member_transactions(organization_id=OuterRef("organization_id"), user_id=OuterRef("user_id"))
+        .values("user_id")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return Coalesce(Subquery(sums, output_field=MONEY), Value(Decimal("0")), output_field=MONEY)
+
+
+def member_balance(member: Member) -> Decimal:
+    """The balance of one member, 0 without transactions."""
+    rows = _member_transactions(organization_id=member.organization_id, user_id=member.user_id)
+    return rows.aggregate(total=Sum("amount"))["total"] or Decimal("0")
+
+
+def invalid_email_exists():
+    """Whether the login of the outer query's row (user_id) has an address marked invalid."""
+    return Exists(UserEmail.objects.filter(user_id=OuterRef("user_id"), invalid=True))
+
+
+def types_with_dates_of(member: Member) -> QuerySet[ExpiryDateType]:
+    """The member's organization's expiry date types, each annotated with the member's date and image (None
+    without a date), in one query."""
+    return (
+        ExpiryDateType.objects.filter(organization_id=member.organization_id)
+        .annotate(own_date=FilteredRelation("user_expiry_dates", condition=Q(user_expiry_dates__member=member)))
+        .annotate(expiry_date=F("own_date__expiry_date"), date_image=F("own_date__image"))
+    )

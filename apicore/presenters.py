@@ -1,24 +1,59 @@
-"""Presenters turn model instances into the reply's items.
+"""Presenters turn rows into the reply's items: one mechanism for every endpoint.
 
-A presenter declares the fields every item has and the optional blocks; each block says which rights it
-needs and how to prepare the queryset (select_related / prefetch), so a list costs a fixed number of
-queries whatever its length.
+A presenter declares its fields (always present) and blocks (present when included). Each value declares
+its JSON Schema type, the columns it needs and how to compute the value from them:
+
+    class GroupPresenter(Presenter):
+        fields = {"id": Field(INTEGER, "id"), "name": Field(STRING, "name")}
+        blocks = {"users": Block(array(MEMBER), related=Related("id", load=_members_of_groups))}
+
+A column is an ORM path of the queryset's model ("user__username") or an `Expr` (an annotation built per
+query). A page is read as tuples of exactly the needed columns (one `values_list` query, no model
+instances), and each `Related` block adds one query for the whole page, whatever its length. `render(obj)`
+reads the same columns as attributes of an object already in memory (the token, the organization, a row
+just written), so the declarations are the only description of an item, and `json_schema()` documents it.
 """
 
 import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from django.db.models import QuerySet
 
+# --- JSON Schema types (OpenAPI 3.1 dialect) --------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Block:
-    render: Callable[[Any], Any]
-    prepare: Callable[[QuerySet], QuerySet] | None = None
-    # Modules whose read right the block needs beyond the endpoint's own.
-    extra_modules: tuple[str, ...] = field(default=())
+INTEGER = {"type": "integer"}
+STRING = {"type": "string"}
+BOOLEAN = {"type": "boolean"}
+NUMBER = {"type": "number"}
+DATE = {"type": "string", "format": "date"}
+
+
+def nullable(schema: dict) -> dict:
+    """The type, or null: `"type": [<type>, "null"]`."""
+    kind = schema["type"]
+    kinds = [*kind] if isinstance(kind, list) else [kind]
+    return {**schema, "type": [*kinds, "null"] if "null" not in kinds else kinds}
+
+
+def obj(**properties: dict) -> dict:
+    """An object with exactly these properties, all of them always present."""
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def array(items: dict) -> dict:
+    return {"type": "array", "items": items}
+
+
+def enum(values: Iterable[str]) -> dict:
+    return {"type": "string", "enum": list(values)}
+
+
+REF = obj(id=INTEGER, name=STRING)
+
+# --- declarations -----------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -31,75 +66,221 @@ class PresenterContext:
     caller: Any = None
 
 
+@dataclass(frozen=True)
+class Expr:
+    """A computed column: `build()` gives a fresh query expression (a sub-select, EXISTS...), annotated
+    under `name`. On an object in memory, the attribute of that name is read."""
+
+    name: str
+    build: Callable[[], Any]
+
+
+Column = str | Expr
+
+
+@dataclass(frozen=True)
+class Related:
+    """A block made of rows of another table, loaded for the whole page in one query.
+
+    `key` is the item's column that selects them; `load(model, keys, context)` returns `(key, element)`
+    pairs in the order the block lists them (model: the queryset's model, for presenters shared by several).
+    """
+
+    key: Column
+    load: Callable[[type, list, PresenterContext], Iterable[tuple[Any, Any]]]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+class Value:
+    """One value of an item: its JSON Schema, the columns it reads, and `compute(*column_values)` (or
+    `compute(context, *column_values)` with `uses_context`). Without `compute`, the only column's value."""
+
+    def __init__(
+        self,
+        schema: dict,
+        *columns: Column,
+        compute: Callable[..., Any] | None = None,
+        uses_context: bool = False,
+        related: Related | None = None,
+    ):
+        if related is None and not columns:
+            raise TypeError("a value reads at least one column, or is a Related block")
+        if compute is None and len(columns) > 1:
+            raise TypeError("a value of several columns needs compute")
+        self.schema = schema
+        self.columns = columns
+        self.compute = compute or _same
+        self.uses_context = uses_context
+        self.related = related
+
+
+class Field(Value):
+    """A value every item has (unless excluded by name)."""
+
+
+class Block(Value):
+    """A value present when included. `extra_modules`: modules whose read right the block needs beyond the
+    endpoint's own."""
+
+    def __init__(self, schema: dict, *columns: Column, extra_modules: tuple[str, ...] = (), **options):
+        super().__init__(schema, *columns, **options)
+        self.extra_modules = extra_modules
+
+
+def _column_name(column: Column) -> str:
+    return column.name if isinstance(column, Expr) else column
+
+
+def read_path(obj: Any, column: Column) -> Any:
+    """A column of an object in memory: `user__username` is `obj.user.username`; None along the way gives None."""
+    for part in _column_name(column).split("__"):
+        if obj is None:
+            return None
+        obj = getattr(obj, part)
+    return obj
+
+
+# --- the presenter ----------------------------------------------------------------------------------------
+
+
 class Presenter:
     """The interface the endpoints use: `page(queryset, offset=, limit=)` and `one(queryset)` for rows of a
     filtered, ordered queryset; `render(obj)` for an object already in memory."""
 
-    fields: dict[str, Callable[[Any], Any]] = {}
+    fields: dict[str, Field] = {}
     blocks: dict[str, Block] = {}
 
     def __init__(
         self,
         *,
         context: PresenterContext | None = None,
-        include: list[str] | None = None,
-        exclude: list[str] | None = None,
+        include: Iterable[str] | None = None,
+        exclude: Iterable[str] | None = None,
     ):
         self.context = context or PresenterContext()
-        self.include = [name for name in self.blocks if name in set(include or ())]
-        excluded = set(exclude or ())
-        self.field_items = [(name, render) for name, render in self.fields.items() if name not in excluded]
+        included, excluded = set(include or ()), set(exclude or ())
+        self.include = [name for name in self.blocks if name in included]
+        # The item's values in the reply's order: fields as declared, then the included blocks as declared.
+        self.values: list[tuple[str, Value]] = [
+            *((name, value) for name, value in self.fields.items() if name not in excluded),
+            *((name, self.blocks[name]) for name in self.include),
+        ]
+        columns: dict[str, Column] = {}
+        for _, value in self.values:
+            for column in (*value.columns, *((value.related.key,) if value.related else ())):
+                columns.setdefault(_column_name(column), column)
+        self.columns = list(columns.values())
+        self._positions = {name: index for index, name in enumerate(columns)}
+        self._readers = [(name, self._row_reader(name, value)) for name, value in self.values]
+
+    # --- the interface --------------------------------------------------------------------------------
 
     def page(self, queryset: QuerySet, *, offset: int, limit: int) -> list[dict]:
-        """Items offset .. offset + limit of an ordered queryset."""
-        return [self.render(row) for row in self.prepare(queryset)[offset : offset + limit]]
+        """Items offset .. offset + limit of an ordered queryset.
+
+        The ordered, narrow keys are chosen first (a sub-select with LIMIT/OFFSET), and only the page's rows
+        are read wide: the sort does not carry every column of every row before the offset, and computed
+        columns (sub-selects) run for the page's rows only. One SQL statement."""
+        if limit <= 0:
+            return []
+        keys = queryset.values("pk")[offset : offset + limit]
+        return self._present(queryset.model, self._rows(queryset.filter(pk__in=keys)))
 
     def one(self, queryset: QuerySet) -> dict | None:
         """The item of a queryset filtered to one row, or None."""
-        row = self.prepare(queryset).first()
-        return None if row is None else self.render(row)
-
-    def prepare(self, queryset: QuerySet) -> QuerySet:
-        queryset = self.prepare_base(queryset)
-        for name in self.include:
-            prepare = self.blocks[name].prepare
-            if prepare is not None:
-                queryset = prepare(queryset)
-        return queryset
-
-    def prepare_base(self, queryset: QuerySet) -> QuerySet:
-        """What the always-present fields need (override to add select_related)."""
-        return queryset
+        rows = self._rows(queryset.order_by()[:1])
+        return self._present(queryset.model, rows)[0] if rows else None
 
     def render(self, obj: Any) -> dict:
-        item = {name: render(obj) for name, render in self.field_items}
-        for name in self.include:
-            item[name] = self.blocks[name].render(obj)
-        return item
+        """An object already in memory: its columns are read as attributes (a Related block: one query)."""
+        row = tuple(read_path(obj, column) for column in self.columns)
+        return self._present(type(obj), [row])[0]
+
+    @classmethod
+    def json_schema(cls, blocks: Iterable[str] | None = None) -> dict:
+        """The JSON Schema of an item: every field (required), and the named blocks (default: all) as
+        optional properties."""
+        names = list(cls.blocks) if blocks is None else list(blocks)
+        unknown = [name for name in names if name not in cls.blocks]
+        if unknown:
+            raise KeyError(f"not blocks of {cls.__name__}: {', '.join(unknown)}")
+        properties = {name: value.schema for name, value in cls.fields.items()}
+        properties.update({name: cls.blocks[name].schema for name in names})
+        return {
+            "type": "object",
+            "properties": properties,
+            "required": list(cls.fields),
+            "additionalProperties": False,
+        }
+
+    # --- reading rows ---------------------------------------------------------------------------------
+
+    def _rows(self, queryset: QuerySet) -> list[tuple]:
+        expressions = {column.name: column.build() for column in self.columns if isinstance(column, Expr)}
+        if expressions:
+            queryset = queryset.annotate(**expressions)
+        return list(queryset.values_list(*(_column_name(column) for column in self.columns)))
+
+    def _present(self, model: type, rows: list[tuple]) -> list[dict]:
+        related = self._load_related(model, rows)
+        items = []
+        for row in rows:
+            items.append({name: read(row, related) for name, read in self._readers})
+        return items
+
+    def _load_related(self, model: type, rows: list[tuple]) -> dict[str, dict]:
+        """Per Related block: key -> its list of elements, one query for all the rows."""
+        loaded = {}
+        if not rows:
+            return loaded
+        for name, value in self.values:
+            if value.related is None:
+                continue
+            position = self._positions[_column_name(value.related.key)]
+            keys = list(dict.fromkeys(row[position] for row in rows if row[position] is not None))
+            groups: dict[Any, list] = {}
+            if keys:
+                for key, element in value.related.load(model, keys, self.context):
+                    groups.setdefault(key, []).append(element)
+            loaded[name] = groups
+        return loaded
+
+    def _row_reader(self, name: str, value: Value) -> Callable[[tuple, dict], Any]:
+        """A function of (row, loaded related elements) giving the value, made once per presenter."""
+        positions, compute, context_of = self._positions, value.compute, (lambda: self.context)
+        if value.related is not None:
+            position = positions[_column_name(value.related.key)]
+            return lambda row, related: related[name].get(row[position], [])
+        indexes = [positions[_column_name(column)] for column in value.columns]
+        if len(indexes) == 1:
+            (index,) = indexes
+            if compute is _same:
+                return lambda row, _related: row[index]
+            if value.uses_context:
+                return lambda row, _related: compute(context_of(), row[index])
+            return lambda row, _related: compute(row[index])
+        getter = itemgetter(*indexes)
+        if value.uses_context:
+            return lambda row, _related: compute(context_of(), *getter(row))
+        return lambda row, _related: compute(*getter(row))
 
 
-def attr(name: str) -> Callable[[Any], Any]:
-    """Read a (dotted) attribute; None along the way gives None."""
-    parts = name.split(".")
-
-    def read(obj):
-        for part in parts:
-            if obj is None:
-                return None
-            obj = getattr(obj, part)
-        return obj
-
-    return read
+# --- helpers for declarations -----------------------------------------------------------------------------
 
 
-def ref(name: str, label: str = "name") -> Callable[[Any], dict | None]:
+def text_or_none(value: str | None) -> str | None:
+    """A text column; empty is null (a missing value)."""
+    return value or None
+
+
+def ref_or_none(id_: int | None, name: str | None) -> dict | None:
     """A reference `{id, name}` to a related record, or None."""
-    read = attr(name)
+    return None if id_ is None else {"id": id_, "name": name}
 
-    def render(obj):
-        related = read(obj)
-        if related is None:
-            return None
-        return {"id": related.id, "name": getattr(related, label)}
 
-    return render
+def ref(path: str, label: str = "name") -> Field:
+    """A field `{id, name}` of the record at `path` (a foreign key), null without one."""
+    return Field(nullable(REF), f"{path}__id", f"{path}__{label}", compute=ref_or_none)

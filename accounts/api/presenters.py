@@ -1,79 +1,138 @@
-from django.db.models import Prefetch
+"""Presenters of the token, the organization, memberships, user groups and expiry date types (Main API v5)."""
+
+from django.db.models import F
 from django.db.models.functions import Lower
 
-from apicore.presenters import Block, Presenter, attr, ref
+from apicore.presenters import (
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    REF,
+    STRING,
+    Block,
+    Field,
+    Presenter,
+    Related,
+    array,
+    enum,
+    nullable,
+    obj,
+)
 
-from ..models import MODULES, Member
+from ..models import MODULES
+from ..models.token import RIGHT_VALUES
+from ..models.user import join_name
+
+# The columns of a login's display name, and the name as User.full_name gives it.
+NAME_COLUMNS = ("name", "first_name", "last_name_particle", "last_name", "username")
+
+
+def name_columns(path: str) -> tuple[str, ...]:
+    return tuple(f"{path}__{column}" for column in NAME_COLUMNS)
+
+
+def full_name(name: str, first_name: str, particle: str, last_name: str, username: str) -> str:
+    return name or join_name(first_name, particle, last_name) or username
 
 
 class TokenPresenter(Presenter):
     fields = {
-        "description": attr("description"),
-        "owner": lambda token: {"id": token.owner_id, "name": token.owner.full_name},
-        "organization": ref("organization"),
-        "rights": lambda token: {module: token.rights[module] for module in MODULES if token.rights.get(module)},
+        "description": Field(STRING, "description"),
+        "owner": Field(
+            REF, "owner_id", *name_columns("owner"), compute=lambda id_, *name: {"id": id_, "name": full_name(*name)}
+        ),
+        "organization": Field(
+            REF, "organization_id", "organization__name", compute=lambda id_, name: {"id": id_, "name": name}
+        ),
+        "rights": Field(
+            {"type": "object", "properties": {m: enum(RIGHT_VALUES) for m in MODULES}, "additionalProperties": False},
+            "rights",
+            compute=lambda rights: {module: rights[module] for module in MODULES if rights.get(module)},
+        ),
     }
+
+
+def _coordinate(value) -> float | None:
+    return None if value is None else float(value)
 
 
 class OrganizationPresenter(Presenter):
     fields = {
-        "id": attr("id"),
-        "name": attr("name"),
-        "location": lambda org: {
-            "reference_icao": org.reference_icao or None,
-            "latitude": float(org.latitude) if org.latitude is not None else None,
-            "longitude": float(org.longitude) if org.longitude is not None else None,
-            "country": org.country or None,
-            "timezone": org.timezone,
-        },
+        "id": Field(INTEGER, "id"),
+        "name": Field(STRING, "name"),
+        "location": Field(
+            obj(
+                reference_icao=nullable(STRING),
+                latitude=nullable(NUMBER),
+                longitude=nullable(NUMBER),
+                country=nullable(STRING),
+                timezone=STRING,
+            ),
+            "reference_icao",
+            "latitude",
+            "longitude",
+            "country",
+            "timezone",
+            compute=lambda icao, latitude, longitude, country, timezone: {
+                "reference_icao": icao or None,
+                "latitude": _coordinate(latitude),
+                "longitude": _coordinate(longitude),
+                "country": country or None,
+                "timezone": timezone,
+            },
+        ),
     }
 
 
-def _members_sorted_by_name():
-    return Member.objects.select_related("user").order_by(Lower("user__name"), "user_id")
+GROUP_MEMBER = obj(id=INTEGER, name=STRING, member_number=STRING, active=BOOLEAN)
 
 
-def _member_item(member: Member) -> dict:
-    return {
-        "id": member.user_id,
-        "name": member.user.full_name,
-        "member_number": member.member_number,
-        "active": member.active,
-    }
+def _members_of_groups(model, keys, _context):
+    """The members of memberships or user groups (both reach them as `members`), sorted by name. Only member
+    records of the group's own organization: a stray record of another organization never shows."""
+    rows = (
+        model.objects.filter(pk__in=keys, members__organization_id=F("organization_id"))
+        .order_by("pk", Lower("members__user__name"), "members__user_id")
+        .values_list(
+            "pk", "members__user_id", *name_columns("members__user"), "members__member_number", "members__active"
+        )
+    )
+    for key, user_id, *rest in rows:
+        *name, member_number, active = rest
+        yield key, {"id": user_id, "name": full_name(*name), "member_number": member_number, "active": active}
 
 
 class GroupPresenter(Presenter):
     """Memberships and user groups: `{id, name}`, block `users` sorted by name."""
 
-    fields = {"id": attr("id"), "name": attr("name")}
-    blocks = {
-        "users": Block(
-            # Only member records of the item's own organization: a stray record of another organization
-            # that points at this item never shows.
-            render=lambda group: [
-                _member_item(member)
-                for member in group.sorted_members
-                if member.organization_id == group.organization_id
-            ],
-            prepare=lambda qs: qs.prefetch_related(
-                Prefetch("members", queryset=_members_sorted_by_name(), to_attr="sorted_members")
-            ),
-        )
-    }
+    fields = {"id": Field(INTEGER, "id"), "name": Field(STRING, "name")}
+    blocks = {"users": Block(array(GROUP_MEMBER), related=Related("id", load=_members_of_groups))}
 
 
 class ExpiryDateTypePresenter(Presenter):
     fields = {
-        "id": attr("id"),
-        "name": attr("name"),
-        "may_never_expire": attr("may_never_expire"),
-        "members_can_change": attr("members_can_change"),
-        "image_required": attr("image_required"),
-        "booking": lambda t: {
-            "required": t.booking_required,
-            "warning_only": t.booking_warning_only,
-            "also_for_students": t.booking_also_for_students,
-            "excluded_object_ids": list(t.booking_excluded_object_ids),
-        },
-        "reminders": lambda t: {"at_login": t.reminders_at_login, "days_before": t.reminders_days_before},
+        "id": Field(INTEGER, "id"),
+        "name": Field(STRING, "name"),
+        "may_never_expire": Field(BOOLEAN, "may_never_expire"),
+        "members_can_change": Field(BOOLEAN, "members_can_change"),
+        "image_required": Field(BOOLEAN, "image_required"),
+        "booking": Field(
+            obj(required=BOOLEAN, warning_only=BOOLEAN, also_for_students=BOOLEAN, excluded_object_ids=array(INTEGER)),
+            "booking_required",
+            "booking_warning_only",
+            "booking_also_for_students",
+            "booking_excluded_object_ids",
+            compute=lambda required, warning_only, students, excluded: {
+                "required": required,
+                "warning_only": warning_only,
+                "also_for_students": students,
+                "excluded_object_ids": list(excluded),
+            },
+        ),
+        "reminders": Field(
+            obj(at_login=BOOLEAN, days_before=INTEGER),
+            "reminders_at_login",
+            "reminders_days_before",
+            compute=lambda at_login, days_before: {"at_login": at_login, "days_before": days_before},
+        ),
     }

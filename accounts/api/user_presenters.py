@@ -1,44 +1,44 @@
 """The User resource of the Main API v5, presented from a member record (one organization's view of a login).
 
-Every block costs at most one query for the whole list: select_related, prefetches and annotations.
+Every block costs at most one query for the whole page: columns of the page's query, or one Related query.
 """
 
 from decimal import Decimal
 
-from django.db.models import DecimalField, Exists, OuterRef, Prefetch, Subquery, Sum, Value
-from django.db.models.functions import Coalesce, Lower
+from django.db.models.functions import Lower
 
-from apicore import clock
-from apicore.presenters import Block, Presenter, attr, ref
-from economy.models import Transaction
+from apicore.presenters import (
+    BOOLEAN,
+    DATE,
+    INTEGER,
+    NUMBER,
+    REF,
+    STRING,
+    Block,
+    Expr,
+    Field,
+    Presenter,
+    Related,
+    array,
+    enum,
+    nullable,
+    obj,
+    ref,
+    text_or_none,
+)
 
 from ..expiry import date_expired
-from ..models import MemberRole, Role, UserEmail, UserExpiryDate, UserGroup
+from ..models import Member, MemberRole, Role, UserEmail, UserExpiryDate
+from ..selectors import balance_expression, invalid_email_exists
 
 SENSITIVE = ("users_sensitive",)
 ROLE_ORDER = {role: index for index, role in enumerate(Role.values)}
+NULLABLE_TEXT = nullable(STRING)
 
 
-def invalid_email_exists():
-    return Exists(UserEmail.objects.filter(user_id=OuterRef("user_id"), invalid=True))
-
-
-def _balance():
-    sums = (
-        Transaction.objects.filter(organization_id=OuterRef("organization_id"), user_id=OuterRef("user_id"))
-        .order_by()
-        .values("user_id")
-        .annotate(total=Sum("amount"))
-        .values("total")
-    )
-    money = DecimalField(max_digits=14, decimal_places=2)
-    return Coalesce(Subquery(sums, output_field=money), Value(Decimal("0")), output_field=money)
-
-
-def _text(name: str):
+def _text(path: str, block: type = Field, **options):
     """A text column; empty is null (a missing value)."""
-    read = attr(name)
-    return lambda obj: read(obj) or None
+    return block(NULLABLE_TEXT, path, compute=text_or_none, **options)
 
 
 def _money(value: Decimal | None) -> float | None:
@@ -49,119 +49,155 @@ def _date(value) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def _expiry_dates(member) -> list[dict]:
-    today = clock.today_in(member.organization.timezone)
-    return [
-        {
-            "id": date.type_id,
-            "name": date.type.name,
-            "expiry_date": date.expiry_date.isoformat(),
-            "expired": date_expired(date.expiry_date, today=today),
-        }
-        for date in member.sorted_expiry_dates
-    ]
+def _last_first_name(first_name: str, particle: str, last_name: str) -> str:
+    # As User.last_first_name.
+    first = " ".join(part for part in (first_name, particle) if part)
+    return f"{last_name}, {first}" if first else last_name
 
 
-def _prefetch(lookup: str, queryset, to_attr: str):
-    return lambda qs: qs.prefetch_related(Prefetch(lookup, queryset=queryset, to_attr=to_attr))
+# --- Related blocks: one query per page each ------------------------------------------------------------
+
+
+def _emails(_model, user_ids, _context):
+    rows = UserEmail.objects.filter(user_id__in=user_ids).order_by("user_id", "position")
+    for user_id, address, invalid, reason in rows.values_list("user_id", "address", "invalid", "invalid_reason"):
+        yield user_id, {"address": address, "invalid": invalid, "invalid_reason": reason or None}
+
+
+def _user_groups(_model, member_ids, _context):
+    rows = (
+        Member.user_groups.through.objects.filter(member_id__in=member_ids)
+        .order_by("member_id", Lower("usergroup__name"), "usergroup_id")
+        .values_list("member_id", "usergroup_id", "usergroup__name")
+    )
+    for member_id, group_id, name in rows:
+        yield member_id, {"id": group_id, "name": name}
+
+
+def _roles(_model, member_ids, _context):
+    rows = MemberRole.objects.filter(member_id__in=member_ids).values_list("member_id", "role")
+    yield from sorted(rows, key=lambda row: (row[0], ROLE_ORDER[row[1]]))
+
+
+def _expiry_dates(_model, member_ids, context):
+    rows = (
+        UserExpiryDate.objects.filter(member_id__in=member_ids)
+        .order_by("member_id", Lower("type__name"), "type_id")
+        .values_list("member_id", "type_id", "type__name", "expiry_date")
+    )
+    today = context.today
+    for member_id, type_id, name, expiry_date in rows:
+        yield (
+            member_id,
+            {
+                "id": type_id,
+                "name": name,
+                "expiry_date": expiry_date.isoformat(),
+                "expired": date_expired(expiry_date, today=today),
+            },
+        )
+
+
+EMAIL = obj(address=STRING, invalid=BOOLEAN, invalid_reason=NULLABLE_TEXT)
+USER_EXPIRY_DATE = obj(id=INTEGER, name=STRING, expiry_date=DATE, expired=BOOLEAN)
 
 
 class UserPresenter(Presenter):
     fields = {
-        "id": attr("user_id"),
-        "username": attr("user.username"),
-        "member_number": attr("member_number"),
-        "ksak_member_number": _text("user.ksak_member_number"),
-        "nlf_member_number": _text("user.nlf_member_number"),
-        "name": attr("user.name"),
-        "first_name": attr("user.first_name"),
-        "last_name_particle": _text("user.last_name_particle"),
-        "last_name": attr("user.last_name"),
-        "last_first_name": attr("user.last_first_name"),
+        "id": Field(INTEGER, "user_id"),
+        "username": Field(STRING, "user__username"),
+        "member_number": Field(STRING, "member_number"),
+        "ksak_member_number": _text("user__ksak_member_number"),
+        "nlf_member_number": _text("user__nlf_member_number"),
+        "name": Field(STRING, "user__name"),
+        "first_name": Field(STRING, "user__first_name"),
+        "last_name_particle": _text("user__last_name_particle"),
+        "last_name": Field(STRING, "user__last_name"),
+        "last_first_name": Field(
+            STRING, "user__first_name", "user__last_name_particle", "user__last_name", compute=_last_first_name
+        ),
         "membership": ref("membership"),
-        "active": attr("active"),
-        "locked": attr("locked"),
-        "locked_login": attr("user.locked_login"),
-        "has_invalid_email_address": attr("has_invalid_email_address"),
+        "active": Field(BOOLEAN, "active"),
+        "locked": Field(BOOLEAN, "locked"),
+        "locked_login": Field(BOOLEAN, "user__locked_login"),
+        "has_invalid_email_address": Field(BOOLEAN, Expr("has_invalid_email_address", invalid_email_exists)),
     }
     blocks = {
-        "email": Block(
-            render=lambda m: [
-                {"address": e.address, "invalid": e.invalid, "invalid_reason": e.invalid_reason or None}
-                for e in m.user.sorted_emails
-            ],
-            prepare=_prefetch("user__emails", UserEmail.objects.order_by("position"), "sorted_emails"),
-        ),
+        "email": Block(array(EMAIL), related=Related("user_id", load=_emails)),
         "address": Block(
-            render=lambda m: {
-                "street_address": [row for row in (m.user.street_address_1, m.user.street_address_2) if row],
-                "postal_code": m.user.postal_code or None,
-                "city": m.user.city or None,
-                "country": m.user.country or None,
-            }
+            obj(street_address=array(STRING), postal_code=NULLABLE_TEXT, city=NULLABLE_TEXT, country=NULLABLE_TEXT),
+            "user__street_address_1",
+            "user__street_address_2",
+            "user__postal_code",
+            "user__city",
+            "user__country",
+            compute=lambda street_1, street_2, postal_code, city, country: {
+                "street_address": [row for row in (street_1, street_2) if row],
+                "postal_code": postal_code or None,
+                "city": city or None,
+                "country": country or None,
+            },
         ),
         "phone": Block(
-            render=lambda m: {
-                "home": m.user.phone_home or None,
-                "work": m.user.phone_work or None,
-                "mobile": {
-                    "country_code": m.user.mobile_country_code or None,
-                    "initial_number": m.user.mobile_initial_number or None,
-                    "number": m.user.mobile_number or None,
-                },
-            }
-        ),
-        "user_groups": Block(
-            render=lambda m: [{"id": group.id, "name": group.name} for group in m.sorted_groups],
-            prepare=_prefetch("user_groups", UserGroup.objects.order_by(Lower("name"), "id"), "sorted_groups"),
-        ),
-        "roles": Block(
-            # to_attr: a plain list per member, without a queryset built for each of them.
-            render=lambda m: sorted((r.role for r in m.role_rows), key=ROLE_ORDER.__getitem__),
-            prepare=_prefetch("roles", MemberRole.objects.only("member_id", "role"), "role_rows"),
-        ),
-        "expiry_dates": Block(
-            render=_expiry_dates,
-            prepare=_prefetch(
-                "expiry_dates",
-                UserExpiryDate.objects.select_related("type")
-                .only("member_id", "type_id", "expiry_date", "type__name")
-                .order_by(Lower("type__name"), "type_id"),
-                "sorted_expiry_dates",
+            obj(
+                home=NULLABLE_TEXT,
+                work=NULLABLE_TEXT,
+                mobile=obj(country_code=NULLABLE_TEXT, initial_number=NULLABLE_TEXT, number=NULLABLE_TEXT),
             ),
-        ),
-        "account": Block(
-            render=lambda m: {
-                "balance": _money(m.balance),
-                "annual_fee": _money(m.annual_fee),
-                "external_customer_number": m.external_customer_number or None,
+            "user__phone_home",
+            "user__phone_work",
+            "user__mobile_country_code",
+            "user__mobile_initial_number",
+            "user__mobile_number",
+            compute=lambda home, work, country_code, initial_number, number: {
+                "home": home or None,
+                "work": work or None,
+                "mobile": {
+                    "country_code": country_code or None,
+                    "initial_number": initial_number or None,
+                    "number": number or None,
+                },
             },
-            prepare=lambda qs: qs.annotate(balance=_balance()),
         ),
-        "misc_info": Block(render=_text("misc_info")),
-        "personal_identification_number": Block(
-            render=_text("user.personal_identification_number"), extra_modules=SENSITIVE
+        "user_groups": Block(array(REF), related=Related("id", load=_user_groups)),
+        "roles": Block(array(enum(Role.values)), related=Related("id", load=_roles)),
+        "expiry_dates": Block(array(USER_EXPIRY_DATE), related=Related("id", load=_expiry_dates)),
+        "account": Block(
+            obj(balance=NUMBER, annual_fee=nullable(NUMBER), external_customer_number=NULLABLE_TEXT),
+            Expr("balance", balance_expression),
+            "annual_fee",
+            "external_customer_number",
+            compute=lambda balance, annual_fee, customer_number: {
+                "balance": _money(balance),
+                "annual_fee": _money(annual_fee),
+                "external_customer_number": customer_number or None,
+            },
         ),
-        "internal_notes": Block(render=_text("internal_notes"), extra_modules=SENSITIVE),
+        "misc_info": _text("misc_info", Block),
+        "personal_identification_number": _text("user__personal_identification_number", Block, extra_modules=SENSITIVE),
+        "internal_notes": _text("internal_notes", Block, extra_modules=SENSITIVE),
         "emergency_contact": Block(
-            render=lambda m: {
-                "name": m.user.emergency_contact_name or None,
-                "phone": m.user.emergency_contact_phone or None,
-                "relation": m.user.emergency_contact_relation or None,
+            obj(name=NULLABLE_TEXT, phone=NULLABLE_TEXT, relation=NULLABLE_TEXT),
+            "user__emergency_contact_name",
+            "user__emergency_contact_phone",
+            "user__emergency_contact_relation",
+            compute=lambda name, phone, relation: {
+                "name": name or None,
+                "phone": phone or None,
+                "relation": relation or None,
             },
             extra_modules=SENSITIVE,
         ),
         "access_card": Block(
-            render=lambda m: {
-                "number": m.access_card_number or None,
-                "code": m.access_card_code or None,
-                "expiry_date": _date(m.access_card_expiry_date),
+            obj(number=NULLABLE_TEXT, code=NULLABLE_TEXT, expiry_date=nullable(DATE)),
+            "access_card_number",
+            "access_card_code",
+            "access_card_expiry_date",
+            compute=lambda number, code, expiry_date: {
+                "number": number or None,
+                "code": code or None,
+                "expiry_date": _date(expiry_date),
             },
             extra_modules=SENSITIVE,
         ),
     }
-
-    def prepare_base(self, queryset):
-        return queryset.select_related("user", "membership", "organization").annotate(
-            has_invalid_email_address=invalid_email_exists()
-        )

@@ -22,6 +22,7 @@ class Flavour:
     authentication_classes: tuple = ()
     # Error codes whose status differs from the kind's in this flavour (v4: 10030 is 500, 10100 is 400).
     status_of_code: dict[int, int] = {}
+    error_content_type = PROBLEM_CONTENT_TYPE
     # Codes every authenticated call of this flavour can answer (401, 403, 429 ...), for the documentation.
     call_errors: tuple[ErrorCode, ...] = ()
 
@@ -62,7 +63,7 @@ class Flavour:
         headers = error.headers if isinstance(error, ApiError) else {}
         status = self.error_status(error.error)
         response = Response(self.error_body(request, error, status), status=status, headers=headers)
-        response.content_type = PROBLEM_CONTENT_TYPE
+        response.content_type = self.error_content_type
         return response
 
     def error_body(self, request, error: ServiceError, status: int) -> dict:

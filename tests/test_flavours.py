@@ -1,0 +1,136 @@
+"""Another API declared as a flavour in a few lines, served by the same endpoint classes as Main v5.
+
+The flavour below has its own authentication (a header key, chained before Main v5's Bearer token), its
+own envelopes (`{memberships: [...], meta_information}`, errors `{errors: [{id, message}]}` with v4's
+statuses: 10100 is 400), its own paging (default 2, at most 3) and an `order` parameter.
+"""
+
+import pytest
+from django.db.models.functions import Lower
+from django.urls import include, path
+from rest_framework.authentication import BaseAuthentication
+
+from accounts.api.auth_main_v5 import MainApiTokenAuthentication
+from accounts.api.presenters import GroupPresenter
+from accounts.models import Membership
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError
+from apicore.flavours import Flavour
+from apicore.views import ItemEndpoint, ListEndpoint, OrderParameter, Paging
+from tests.factories import MembershipFactory
+
+pytestmark = pytest.mark.urls("tests.test_flavours")
+
+
+class ReadOnlyCaller:
+    def __init__(self, organization):
+        self.organization = organization
+
+    def allows(self, module: str, right: str) -> bool:
+        return right == "r"
+
+
+class KeyAuthentication(BaseAuthentication):
+    """`X-Club-Key: <organization id>`; any other request is left to the next authentication."""
+
+    def authenticate(self, request):
+        key = request.headers.get("X-Club-Key")
+        if key is None:
+            return None
+        from accounts.models import Organization
+
+        organization = Organization.objects.filter(pk=int(key)).first() if key.isdecimal() else None
+        if organization is None:
+            raise ApiError(ErrorCode.UNAUTHORIZED)
+        request.organization = organization
+        return (None, ReadOnlyCaller(organization))
+
+
+class LegacyFlavour(Flavour):
+    authentication_classes = (KeyAuthentication, MainApiTokenAuthentication)
+    status_of_code = {ErrorCode.NOT_FOUND.code: 400}
+    error_content_type = "application/json"
+
+    def list_body(self, view, items, meta, next_url):
+        return {"memberships": items, "meta_information": meta}
+
+    def item_body(self, view, item):
+        return {"membership": item}
+
+    def error_body(self, request, error, status):
+        return {"errors": [{"id": error.code, "message": error.detail or error.error.title}]}
+
+
+class Legacy:
+    flavour = LegacyFlavour()
+
+
+class Memberships(Legacy, ListEndpoint):
+    model = Membership
+    module = "users"
+    presenter_class = GroupPresenter
+    paging = Paging(default_limit=2, max_limit=3)
+    order_parameter = (
+        "order",
+        OrderParameter({"asc": (Lower("name"), "id"), "desc": (Lower("name").desc(), "-id")}, default="asc"),
+    )
+
+
+class MembershipOne(Legacy, ItemEndpoint):
+    model = Membership
+    module = "users"
+    presenter_class = GroupPresenter
+
+
+urlpatterns = [
+    path("main/v5/", include(("accounts.api.urls_main_v5", "main_v5"))),
+    path("legacy/memberships", Memberships.as_view()),
+    path("legacy/memberships/<int:pk>", MembershipOne.as_view()),
+]
+
+
+@pytest.fixture
+def memberships(org):
+    return [MembershipFactory(organization=org, name=name) for name in ("Alfa", "Bravo", "Charlie", "Delta")]
+
+
+def key(organization) -> dict:
+    return {"HTTP_X_CLUB_KEY": str(organization.pk)}
+
+
+def test_the_flavours_envelope_paging_and_order(client, org, memberships):
+    reply = client.get("/legacy/memberships", secure=True, **key(org)).json()
+    assert [item["name"] for item in reply["memberships"]] == ["Alfa", "Bravo"]
+    assert reply["meta_information"] == {"count": 2, "limit": 2, "offset": 0, "has_more": True}
+
+    reply = client.get("/legacy/memberships", {"order": "desc", "limit": 3}, secure=True, **key(org)).json()
+    assert [item["name"] for item in reply["memberships"]] == ["Delta", "Charlie", "Bravo"]
+
+
+def test_the_flavours_errors_and_statuses(client, org, other_org, memberships):
+    too_many = client.get("/legacy/memberships", {"limit": 4}, secure=True, **key(org))
+    assert too_many.status_code == 400
+    assert too_many["Content-Type"] == "application/json"
+    assert too_many.json() == {"errors": [{"id": 10005, "message": "Check limit."}]}
+
+    # Not found is 400 in this flavour; another organization's item is not found.
+    elsewhere = MembershipFactory(organization=other_org, name="Echo")
+    missing = client.get(f"/legacy/memberships/{elsewhere.pk}", secure=True, **key(org))
+    assert missing.status_code == 400
+    assert missing.json() == {"errors": [{"id": 10100, "message": "Not found"}]}
+    found = client.get(f"/legacy/memberships/{memberships[0].pk}", secure=True, **key(org))
+    assert found.json() == {"membership": {"id": memberships[0].pk, "name": "Alfa"}}
+
+
+def test_authentications_chain(client, org, api, memberships):
+    assert client.get("/legacy/memberships", secure=True).status_code == 401
+    assert client.get("/legacy/memberships", secure=True, HTTP_X_CLUB_KEY="999999").status_code == 401
+    # Main v5's Bearer token is the second authentication of the chain.
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {api.access_token}"}
+    names = [item["name"] for item in client.get("/legacy/memberships", secure=True, **bearer).json()["memberships"]]
+    assert names == ["Alfa", "Bravo"]
+    # A method the address does not offer: 405 with Allow, in the flavour's error form.
+    refused = client.post("/legacy/memberships", secure=True, **key(org))
+    assert refused.status_code == 405
+    assert refused["Allow"] == "GET, HEAD"
+    assert refused.json()["errors"][0]["id"] == 10050

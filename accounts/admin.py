@@ -27,6 +27,7 @@ from .admin_forms import (
 )
 from .admin_site import OrganizationScopedAdmin
 from .models import ApiToken, ExpiryDateType, Member, Membership, Organization, UserExpiryDate, UserGroup
+from .selectors import member_balance
 from .services import (
     api_token_create,
     api_token_delete,
@@ -42,7 +43,6 @@ from .services import (
     user_expiry_date_set_image,
     user_update,
 )
-from .services.users import member_balance
 
 
 @admin.register(Organization)

@@ -1,8 +1,6 @@
 from django.db import models
 from django.db.models.functions import Lower
 
-NEVER_EXPIRES = "2999-12-31"
-
 
 class ExpiryDateType(models.Model):
     """A kind of date an organization tracks for its members (medical, licence, check...)."""

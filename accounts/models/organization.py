@@ -33,7 +33,3 @@ class Organization(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def tzinfo(self) -> zoneinfo.ZoneInfo:
-        return zoneinfo.ZoneInfo(self.timezone)

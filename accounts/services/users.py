@@ -2,16 +2,16 @@
 DELETE /users). Every function is one transaction and saves nothing when it refuses."""
 
 import re
-from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError, Sum
+from django.db.models import ProtectedError
 
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
 from economy.models import Transaction
 
 from ..models import Member, Membership, Organization, Role, User, UserEmail, UserExpiryDate, UserGroup
+from ..selectors import member_balance
 from .files import expiry_images_delete_after_commit
 
 INVALID = ErrorCode.INVALID_FIELD.code
@@ -312,13 +312,6 @@ def user_update(
 
 
 # --- delete ---------------------------------------------------------------------------------------
-
-
-def member_balance(member: Member) -> Decimal:
-    total = Transaction.objects.filter(organization_id=member.organization_id, user_id=member.user_id).aggregate(
-        total=Sum("amount")
-    )["total"]
-    return total or Decimal("0")
 
 
 @transaction.atomic

@@ -12,7 +12,14 @@ main_v5 = [
 
 urlpatterns = [
     path("main/v5/", include((main_v5, "main_v5"))),
-    *document_routes("main/v5/", namespace="main_v5", title="Main API v5", version="5"),
+    *document_routes(
+        "main/v5/",
+        namespace="main_v5",
+        title="Main API v5",
+        version="5",
+        description="Generated from the endpoints' declarations. Replies are JSON; errors are Problem Details "
+        "(RFC 9457) with the API's error code in `code`.",
+    ),
     catch_all("main/"),
     catch_all("mobile/"),
     path("admin/", admin.site.urls),

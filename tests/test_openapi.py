@@ -1,0 +1,533 @@
+"""/main/v5/openapi.json and /main/v5/docs: a valid OpenAPI 3.1 document that names every route, method,
+parameter, field, block, body and error code the endpoints declare, that real replies conform to, and a docs
+page that loads nothing from another host."""
+
+import copy
+import datetime as dt
+import re
+from html.parser import HTMLParser
+from urllib.parse import quote, urlsplit
+
+import pytest
+from django.test import Client, override_settings
+from django.urls import URLPattern, URLResolver, reverse
+from django.urls import resolve as url_resolve
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate as validate_spec
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from accounts.models import ExpiryDateType, UserExpiryDate
+from apicore.openapi import namespace_resolver
+from tests.conftest import BASE, basic
+from tests.factories import MemberFactory, MembershipFactory, UserGroupFactory
+
+DOCUMENT_URL = f"{BASE}/openapi.json"
+DOCS_URL = f"{BASE}/docs"
+ROUTE_PARAMETER = re.compile(r"<(?:[^>:]+:)?(\w+)>")
+
+
+@pytest.fixture(scope="module")
+def document():
+    response = Client().get(DOCUMENT_URL, secure=True)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+# --- walking the declarations ------------------------------------------------------------------------------
+
+
+def api_routes():
+    """(OpenAPI path, view class) of every route in the Main v5 namespace, from the URL configuration."""
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern):
+                route = ROUTE_PARAMETER.sub(r"{\1}", prefix + str(pattern.pattern)).replace("{pk}", "{id}")
+                yield "/" + route, pattern.callback.view_class
+
+    return list(walk(namespace_resolver("main_v5").url_patterns, ""))
+
+
+def declared_operations():
+    """(path, method, Operation) of every declared operation (the token view is OAuth's, not declared)."""
+    for path, view_class in api_routes():
+        for method, operation in getattr(view_class, "describe", dict)().items():
+            yield path, method, view_class, operation
+
+
+def node_path(ref: str) -> list[str]:
+    assert ref.startswith("#/"), ref
+    return [part.replace("~1", "/").replace("~0", "~") for part in ref[2:].split("/")]
+
+
+def deref(document: dict, node: dict) -> dict:
+    while isinstance(node, dict) and "$ref" in node:
+        target = document
+        for part in node_path(node["$ref"]):
+            target = target[part]
+        node = target
+    return node
+
+
+def properties_of(document: dict, schema: dict) -> dict:
+    """The properties of an object schema, through $ref, allOf and anyOf."""
+    schema = deref(document, schema)
+    found = dict(schema.get("properties", {}))
+    for key in ("allOf", "anyOf", "oneOf"):
+        for part in schema.get(key, []):
+            found.update(properties_of(document, part))
+    return found
+
+
+def item_schema(document: dict, operation: dict, status: int, reply: str) -> dict:
+    envelope = operation["responses"][str(status)]["content"]["application/json"]["schema"]
+    data = properties_of(document, envelope)["data"]
+    return deref(document, data["items"] if reply == "list" else data)
+
+
+def missing_from(document: dict) -> list[str]:
+    """What the endpoints declare and the document does not say (empty when complete)."""
+    missing = []
+    paths = document.get("paths", {})
+    for path, view_class in api_routes():
+        if path not in paths:
+            missing.append(f"route {path}")
+            continue
+        offered = {m.lower() for m in view_class.describe()} if hasattr(view_class, "describe") else {"post"}
+        for method in offered - set(paths[path]):
+            missing.append(f"method {method.upper()} {path}")
+    for path, method, view_class, declared in declared_operations():
+        operation = paths.get(path, {}).get(method)
+        if operation is None:
+            continue
+        where = f"{method.upper()} {path}"
+        documented = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "query"}
+        for name, parameter in declared.parameters.items():
+            if name not in documented:
+                missing.append(f"parameter {name} of {where}")
+            elif documented[name]["schema"] != parameter.schema:
+                missing.append(f"type of parameter {name} of {where}")
+        if declared.body is not None:
+            content = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            body = properties_of(document, content.get("schema", {}))
+            missing += [f"body field {name} of {where}" for name in declared.body.fields if name not in body]
+        if declared.reply != "empty":
+            if str(declared.status) not in operation.get("responses", {}):
+                missing.append(f"reply {declared.status} of {where}")
+                continue
+            item = item_schema(document, operation, declared.status, declared.reply)
+            if declared.presenter is None:
+                if item != declared.item_schema:
+                    missing.append(f"item of {where}")
+            else:
+                item = properties_of(document, item)
+                for kind, names in (("field", declared.presenter.fields), ("block", declared.presenter.blocks)):
+                    missing += [f"{kind} {name} of {where}" for name in names if name not in item]
+        for error in declared.errors:
+            status = str(view_class.flavour.error_status(error))
+            reply = operation.get("responses", {}).get(status)
+            codes = [] if reply is None else reply["content"]["application/problem+json"]["schema"]["properties"]
+            if not codes or error.code not in codes["code"]["enum"]:
+                missing.append(f"error {error.code} ({status}) of {where}")
+    return missing
+
+
+# --- (a) valid OpenAPI 3.1 ---------------------------------------------------------------------------------
+
+
+def test_the_document_is_valid_openapi_3_1(document):
+    validate_spec(document)  # raises on any fault; detects 3.1 from the `openapi` field
+    assert document["openapi"].startswith("3.1")
+    assert document["servers"] == [{"url": BASE}]
+
+
+def test_the_document_is_served_as_json_without_a_token():
+    response = Client().get(DOCUMENT_URL, secure=True)
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.oai.openapi+json")
+
+
+def test_the_document_needs_https_as_the_api_does():
+    response = Client().get(DOCUMENT_URL)
+
+    assert response.status_code == 403
+    assert response["Content-Type"] == "application/problem+json"
+
+
+def test_the_security_scheme_is_oauth_client_credentials_at_the_token_url(document):
+    schemes = document["components"]["securitySchemes"]
+    flow = schemes["oauth2"]["flows"]["clientCredentials"]
+
+    assert schemes["oauth2"]["type"] == "oauth2"
+    assert flow["tokenUrl"] == reverse("main_v5:oauth-token") == "/main/v5/oauth/token"
+    for path, method, _, _ in declared_operations():
+        assert document["paths"][path][method]["security"] == [{"oauth2": []}], (method, path)
+
+
+def test_every_operation_states_its_right(document):
+    for path, method, _, declared in declared_operations():
+        operation = document["paths"][path][method]
+        assert operation["x-right"] == {"module": declared.module, "right": declared.right}, (method, path)
+
+
+# --- (b) completeness --------------------------------------------------------------------------------------
+
+
+def test_the_document_names_every_route_method_parameter_field_block_body_and_error(document):
+    assert list(declared_operations()), "no declared operations found: the walk itself is broken"
+
+    assert missing_from(document) == []
+
+
+def _first(document, predicate):
+    for path, method, _, declared in declared_operations():
+        if predicate(declared):
+            return path, method, declared
+    raise AssertionError("no operation of that kind")
+
+
+def test_a_missing_route_or_method_is_found(document):
+    path, method, _ = _first(document, lambda op: True)
+    without_route = copy.deepcopy(document)
+    del without_route["paths"][path]
+    without_method = copy.deepcopy(document)
+    del without_method["paths"][path][method]
+
+    assert f"route {path}" in missing_from(without_route)
+    assert f"method {method.upper()} {path}" in missing_from(without_method)
+
+
+def test_a_missing_parameter_is_found(document):
+    path, method, _ = _first(document, lambda op: "include" in op.parameters)
+    changed = copy.deepcopy(document)
+    operation = changed["paths"][path][method]
+    operation["parameters"] = [p for p in operation["parameters"] if p["name"] != "include"]
+
+    assert f"parameter include of {method.upper()} {path}" in missing_from(changed)
+
+
+def test_a_missing_field_or_block_is_found(document):
+    path, method, declared = _first(document, lambda op: op.presenter is not None and op.presenter.blocks)
+    field, block = next(iter(declared.presenter.fields)), next(iter(declared.presenter.blocks))
+    changed = copy.deepcopy(document)
+    item = item_schema(changed, changed["paths"][path][method], declared.status, declared.reply)
+    del item["properties"][field]
+    del item["properties"][block]
+
+    found = missing_from(changed)
+
+    assert f"field {field} of {method.upper()} {path}" in found
+    assert f"block {block} of {method.upper()} {path}" in found
+
+
+def test_a_missing_error_code_is_found(document):
+    path, method, _ = _first(document, lambda op: op.module is not None)
+    changed = copy.deepcopy(document)
+    problem = changed["paths"][path][method]["responses"]["403"]["content"]["application/problem+json"]
+    problem["schema"]["properties"]["code"]["enum"].remove(10002)
+
+    assert f"error 10002 (403) of {method.upper()} {path}" in missing_from(changed)
+
+
+def test_bodies_state_types_required_fields_and_refuse_other_names(document):
+    schema = document["components"]["schemas"]["UserCreate"]
+
+    assert schema["additionalProperties"] is False
+    assert {"username", "first_name", "last_name", "membership_id"} <= set(schema["required"])
+    assert schema["properties"]["membership_id"]["type"] == "integer"
+    assert schema["properties"]["address"]["properties"]["city"]["maxLength"] == 100
+
+
+def test_the_token_endpoint_is_documented_in_oauth_form(document):
+    operation = document["paths"]["/oauth/token"]["post"]
+
+    assert set(document["paths"]["/oauth/token"]) == {"post"}
+    assert list(operation["requestBody"]["content"]) == ["application/x-www-form-urlencoded"]
+    for status in ("400", "401"):
+        error = deref(document, operation["responses"][status]["content"]["application/json"]["schema"])
+        assert error["required"] == ["error", "error_description"]
+    assert "application/problem+json" in operation["responses"]["429"]["content"]
+
+
+# --- (c) real replies conform ------------------------------------------------------------------------------
+
+
+class Conformance:
+    """Checks replies against the document: status documented for the operation, content type, body schema
+    (JSON Schema 2020-12, $refs resolved inside the document) and the documented required headers."""
+
+    def __init__(self, document: dict):
+        self.document = document
+        resource = Resource.from_contents(document, default_specification=DRAFT202012)
+        self.registry = Registry().with_resource("urn:openapi", resource)
+        self.checked: set[tuple[str, str, int]] = set()
+
+    def check(self, method: str, path: str, response, status: int) -> None:
+        """The reply has the expected `status`, and conforms to what the document says of it."""
+        assert response.status_code == status, (method, path, response.content)
+        method = method.lower()
+        status = str(response.status_code)
+        assert path in self.document["paths"], path
+        operation = self.document["paths"][path][method]
+        assert status in operation["responses"], (method, path, status, response.content)
+        pointer = f"/paths/{quote(path.replace('~', '~0').replace('/', '~1'))}/{method}/responses/{status}"
+        reply = deref(self.document, operation["responses"][status])
+        content = reply.get("content")
+        if not content:
+            assert response.content == b"", response.content
+        else:
+            media_type = response["Content-Type"].split(";")[0]
+            assert media_type in content, (method, path, status, media_type)
+            self.validate(f"{pointer}/content/{quote(media_type.replace('/', '~1'))}/schema", response.json())
+        for name, header in reply.get("headers", {}).items():
+            header = deref(self.document, header)
+            if header.get("required"):
+                assert response.has_header(name), (method, path, status, name)
+            if response.has_header(name):
+                value = response[name]
+                self.validate_value(
+                    header["schema"], int(value) if header["schema"].get("type") == "integer" else value
+                )
+        self.checked.add((method, path, response.status_code))
+
+    def validate(self, pointer: str, instance) -> None:
+        validator = Draft202012Validator(
+            {"$ref": f"urn:openapi#{pointer}"},
+            registry=self.registry,
+            format_checker=Draft202012Validator.FORMAT_CHECKER,
+        )
+        errors = sorted(validator.iter_errors(instance), key=str)
+        assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
+
+    def validate_value(self, schema: dict, value) -> None:
+        Draft202012Validator(schema, registry=self.registry).validate(value)
+
+    def check_method_not_allowed(self, method: str, path: str, response) -> None:
+        """405 for a method the document does not list; `Allow` lists the documented ones."""
+        assert response.status_code == 405
+        assert method.lower() not in self.document["paths"][path]
+        assert response["Content-Type"] == "application/problem+json"
+        self.validate("/components/schemas/Problem", response.json())
+        allowed = {name.strip().lower() for name in response["Allow"].split(",")} - {"head", "options"}
+        assert allowed == set(self.document["paths"][path]), (path, response["Allow"])
+
+
+@pytest.fixture
+def world(org, admin):
+    """One of each thing the endpoints show, with the admin as a member in a group and with a date."""
+    membership = MembershipFactory(organization=org, name="Senior")
+    group = UserGroupFactory(organization=org, name="Instructors")
+    member = MemberFactory(organization=org, membership=membership, user__first_name="Sven")
+    member.user_groups.add(group)
+    medical = ExpiryDateType.objects.create(organization=org, name="Medical")
+    UserExpiryDate.objects.create(member=member, type=medical, expiry_date=dt.date(2027, 5, 1))
+    return {"membership": membership, "group": group, "member": member, "medical": medical}
+
+
+def blocks_of(view_path: str) -> str:
+    view_class = url_resolve(f"{BASE}{view_path}").func.view_class
+    return ",".join(view_class.presenter_class.blocks)
+
+
+def test_real_replies_of_every_operation_conform_to_the_document(document, api, world):
+    conformance = Conformance(document)
+    user_id, group_id = world["member"].user_id, world["group"].pk
+    membership_id, type_id = world["membership"].pk, world["medical"].pk
+
+    calls = [
+        ("GET", "/token", "/token", {}),
+        ("GET", "/organization", "/organization", {}),
+        ("GET", "/memberships", f"/memberships?include={blocks_of('/memberships')}&include_total=true", {}),
+        ("GET", "/memberships/{id}", f"/memberships/{membership_id}?include={blocks_of('/memberships')}", {}),
+        ("GET", "/user-groups", f"/user-groups?include={blocks_of('/user-groups')}", {}),
+        ("GET", "/user-groups/{id}", f"/user-groups/{group_id}?include={blocks_of('/user-groups')}", {}),
+        ("GET", "/expiry-date-types", "/expiry-date-types?limit=1", {}),
+        ("GET", "/expiry-date-types/{id}", f"/expiry-date-types/{type_id}", {}),
+        ("PATCH", "/expiry-date-types/{id}", f"/expiry-date-types/{type_id}", {"json": {"image_required": True}}),
+        ("GET", "/expiry-dates", "/expiry-dates?expired=false", {}),
+        ("GET", "/users/{id}/expiry-dates", f"/users/{user_id}/expiry-dates", {}),
+        (
+            "PUT",
+            "/users/{id}/expiry-dates/{type_id}",
+            f"/users/{user_id}/expiry-dates/{type_id}",
+            {"json": {"expiry_date": "2028-01-31"}},
+        ),
+        ("DELETE", "/users/{id}/expiry-dates/{type_id}", f"/users/{user_id}/expiry-dates/{type_id}", {}),
+        ("GET", "/users", f"/users?include={blocks_of('/users')}&include_total=true", {}),
+        ("GET", "/users/{id}", f"/users/{user_id}?include={blocks_of('/users')}", {}),
+        ("PATCH", "/users/{id}", f"/users/{user_id}?include=email", {"json": {"misc_info": None}}),
+        ("POST", "/login-checks", "/login-checks", {"json": {"username": "nobody", "password": "wrong"}}),
+    ]
+    for method, template, address, kwargs in calls:
+        response = api.call(method, address, **kwargs)
+        conformance.check(method, template, response, 204 if method == "DELETE" else 200)
+
+    created_type = api.post("/expiry-date-types", {"name": "Radio", "reminders": {"days_before": 30}})
+    conformance.check("POST", "/expiry-date-types", created_type, 201)
+    radio = created_type.json()["data"]["id"]
+    conformance.check("DELETE", "/expiry-date-types/{id}", api.delete(f"/expiry-date-types/{radio}"), 204)
+    created_user = api.post(
+        "/users",
+        {
+            "username": f"{api.token.organization_id}-nora",
+            "first_name": "Nora",
+            "last_name": "Berg",
+            "membership_id": membership_id,
+            "email": ["nora@example.com"],
+        },
+    )
+    conformance.check("POST", "/users", created_user, 201)
+    conformance.check("DELETE", "/users/{id}", api.delete(f"/users/{created_user.json()['data']['id']}"), 204)
+    conformance.check("POST", "/oauth/token", token_request(api, "client_credentials", api.secret), 200)
+
+    documented = {(method, path) for path, item in document["paths"].items() for method in item}
+    exercised = {(method, path) for method, path, status in conformance.checked if status < 300}
+    assert documented - exercised == set(), "operations without a checked success reply"
+
+
+def token_request(api, grant_type: str, secret: str):
+    return api.client.post(
+        f"{BASE}/oauth/token",
+        {"grant_type": grant_type},
+        secure=True,
+        HTTP_AUTHORIZATION=basic(str(api.token.client_id), secret),
+    )
+
+
+def test_error_replies_conform_to_the_document(document, api, make_api, org, world):
+    conformance = Conformance(document)
+    user_id, type_id = world["member"].user_id, world["medical"].pk
+    ids = {"/memberships/": world["membership"].pk, "/user-groups/": world["group"].pk}
+    no_rights = make_api(org, rights={})
+
+    for path, method, _, declared in declared_operations():
+        if method != "get":
+            continue
+        item_id = next((pk for prefix, pk in ids.items() if path.startswith(prefix)), None)
+        item_id = item_id or (type_id if path.startswith("/expiry-date-types/") else user_id)
+        address = path.format(id=item_id, type_id=type_id)
+        conformance.check("GET", path, api.get(f"{address}?no_such_parameter=1"), 400)  # 10007
+        conformance.check("GET", path, api.get(address, bearer="wrong"), 401)
+        if declared.module is not None:
+            conformance.check("GET", path, no_rights.get(address), 403)  # 10002
+        if "{id}" in path:
+            conformance.check("GET", path, api.get(path.format(id=999_999_999, type_id=type_id)), 404)
+
+    conformance.check("GET", "/users", api.get("/users?limit=0&active=maybe"), 400)  # 10005, two problems
+    conformance.check("GET", "/expiry-dates", api.get("/expiry-dates?expiry_date_from=2026-02-30"), 400)  # 10110
+    conformance.check("POST", "/users", api.post("/users", {"username": 7, "surprise": 1}), 400)  # 10006, 10007
+    conformance.check("POST", "/users", api.post("/users", [1]), 400)  # 10004
+    conformance.check("PATCH", "/users/{id}", api.patch(f"/users/{user_id}", {}), 400)  # 10105
+    conformance.check("DELETE", "/expiry-date-types/{id}", api.delete(f"/expiry-date-types/{type_id}"), 409)  # 10106
+    twice = {
+        "username": f"{org.pk}-twice",
+        "first_name": "A",
+        "last_name": "B",
+        "membership_id": world["membership"].pk,
+    }
+    conformance.check("POST", "/users", api.post("/users", twice), 201)
+    conformance.check("POST", "/users", api.post("/users", twice), 409)  # 10030
+    conformance.check("POST", "/oauth/token", token_request(api, "password", api.secret), 400)
+    conformance.check("POST", "/oauth/token", token_request(api, "client_credentials", "wrong"), 401)
+
+    conformance.check_method_not_allowed("DELETE", "/users", api.delete("/users"))
+    conformance.check_method_not_allowed("GET", "/oauth/token", api.client.get(f"{BASE}/oauth/token", secure=True))
+    conformance.check_method_not_allowed("POST", "/token", api.post("/token", {}))
+
+
+BODIES = [
+    # (method, path, body, valid): the document's body schema and the endpoint's validation agree on each.
+    ("POST", "/expiry-date-types", {"name": "Radio"}, True),
+    ("POST", "/expiry-date-types", {"name": "Night", "booking": {"excluded_object_ids": []}}, True),
+    ("POST", "/expiry-date-types", {"name": ""}, False),
+    ("POST", "/expiry-date-types", {"name": "x" * 31}, False),
+    ("POST", "/expiry-date-types", {"name": 7}, False),
+    ("POST", "/expiry-date-types", {"may_never_expire": True}, False),
+    ("POST", "/expiry-date-types", {"name": "Sea", "reminders": {"days_before": 366}}, False),
+    ("POST", "/expiry-date-types", {"name": "Ice", "booking": {"excluded_object_ids": [0]}}, False),
+    ("POST", "/expiry-date-types", {"name": "Fog", "surprise": 1}, False),
+    ("POST", "/expiry-date-types", {"name": "Sun", "image_required": 1}, False),
+    ("PATCH", "/expiry-date-types/{id}", {"reminders": {"at_login": True}}, True),
+    ("PATCH", "/expiry-date-types/{id}", {}, False),
+    ("PATCH", "/expiry-date-types/{id}", {"name": "Renamed"}, False),
+    ("PATCH", "/users/{id}", {"misc_info": None, "access_card": {"expiry_date": ""}}, True),
+    ("PATCH", "/users/{id}", {"last_name_particle": ""}, True),
+    ("PATCH", "/users/{id}", {"first_name": ""}, False),
+    ("PATCH", "/users/{id}", {"access_card": {"expiry_date": "2026-02-30"}}, False),
+    ("PATCH", "/users/{id}", {"active": None}, False),
+    ("PUT", "/users/{id}/expiry-dates/{type_id}", {"expiry_date": "2027-12-31"}, True),
+    ("PUT", "/users/{id}/expiry-dates/{type_id}", {"expiry_date": "31.12.2027"}, False),
+    ("PUT", "/users/{id}/expiry-dates/{type_id}", {}, False),
+    ("POST", "/login-checks", {"username": "a", "password": "b"}, True),
+    ("POST", "/login-checks", {"username": "a"}, False),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "accepted"), BODIES)
+def test_documented_bodies_accept_and_refuse_as_the_endpoints_do(document, api, world, method, path, body, accepted):
+    schema = document["paths"][path][method.lower()]["requestBody"]["content"]["application/json"]["schema"]
+    validator = Draft202012Validator(
+        {"$ref": f"urn:openapi#/components/schemas/{schema['$ref'].rsplit('/', 1)[1]}"},
+        registry=Conformance(document).registry,
+        format_checker=Draft202012Validator.FORMAT_CHECKER,
+    )
+    address = path.format(
+        id=world["medical"].pk if "types" in path else world["member"].user_id, type_id=world["medical"].pk
+    )
+
+    response = api.call(method, address, json=body)
+
+    assert validator.is_valid(body) is accepted
+    # A body the schema accepts is never refused as malformed (a business rule may still answer 409).
+    assert (response.status_code != 400) is accepted, response.content
+
+
+# --- (d) the docs page -------------------------------------------------------------------------------------
+
+
+class Addresses(HTMLParser):
+    """Every src and href of a page, and the text of its inline scripts."""
+
+    def __init__(self):
+        super().__init__()
+        self.addresses: list[str] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.addresses += [value for name, value in attrs if name in ("src", "href") and value]
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts.append(data)
+
+
+@override_settings(WHITENOISE_USE_FINDERS=True, WHITENOISE_AUTOREFRESH=True)
+def test_the_docs_page_loads_only_this_servers_own_files():
+    client = Client()  # a new client: its middleware reads the settings above
+    response = client.get(DOCS_URL, secure=True)
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    page = Addresses()
+    page.feed(response.content.decode())
+    assert len(page.addresses) >= 3  # Swagger UI's style sheet, two scripts (and the icon)
+    for address in page.addresses:
+        parts = urlsplit(address)
+        assert not parts.scheme and not parts.netloc, address
+        assert address.startswith("/static/drf_spectacular_sidecar/"), address
+        served = client.get(address, secure=True)
+        assert served.status_code == 200, address
+        assert b"".join(served.streaming_content if served.streaming else [served.content])
+    script = "\n".join(page.scripts)
+    assert not re.search(r"https?://", script), "the inline script names another host"
+    assert '"validatorUrl": null' in script  # Swagger UI would otherwise send the document to swagger.io
+    assert f'"{DOCUMENT_URL}"' in script

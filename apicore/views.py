@@ -3,6 +3,7 @@ bodies and the service calls; these classes apply the conventions (parameters, b
 replies, one transaction per write, tenancy) and leave callers, statuses and envelopes to the flavour."""
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -28,7 +29,8 @@ from .schema import Schema, clean_object, has_changes
 
 UNKNOWN = ErrorCode.UNKNOWN_NAME.code
 INVALID = ErrorCode.INVALID_PARAMETER.code
-WRITE_METHODS = ("post", "put", "patch", "delete")
+# The attribute that names the body schema of each write method (see the write mixins below).
+BODY_OF_METHOD = {"post": "create_body", "patch": "update_body", "put": "replace_body"}
 
 
 class Endpoint(APIView):
@@ -120,7 +122,9 @@ class Endpoint(APIView):
     @classmethod
     def parameters_for(cls, method: str) -> dict[str, Parameter]:
         """The query parameters of one method (a reply with items takes `include` and `exclude`)."""
-        return cls.shape_parameters() if method in ("get", "post", "put", "patch") else {}
+        if method == "delete":
+            return getattr(cls, "delete_parameters", {})
+        return cls.shape_parameters()
 
     @classmethod
     def shape_parameters(cls) -> dict[str, Parameter]:
@@ -267,10 +271,14 @@ class Endpoint(APIView):
 
     @classmethod
     def body_for(cls, method: str) -> type[Schema] | None:
-        return None
+        return getattr(cls, BODY_OF_METHOD.get(method, ""), None)
 
     @classmethod
     def reply_for(cls, method: str) -> tuple[str, int]:
+        if method == "delete":
+            return "empty", 204
+        if method == "post" and getattr(cls, "create_body", None) is not None:
+            return "item", 201
         return "item", 200
 
     @classmethod
@@ -432,14 +440,6 @@ class CreateMixin:
     item_route: str
     location_field = "pk"
 
-    @classmethod
-    def body_for(cls, method: str):
-        return cls.create_body if method == "post" else super().body_for(method)
-
-    @classmethod
-    def reply_for(cls, method: str):
-        return ("item", 201) if method == "post" else super().reply_for(method)
-
     def create(self, body: dict) -> Any:
         raise NotImplementedError
 
@@ -452,65 +452,52 @@ class CreateMixin:
         return self.reply_item(item, status=201, location=location)
 
 
-class UpdateMixin:
+class ItemWriteMixin:
+    def change_item(self, change: Callable[[Any], Any]) -> Response:
+        """Parameters, the row (404), the change, and the item as GET gives it afterwards."""
+        presenter = self.make_presenter(self.query())
+        change(self.get_object())
+        return self.reply_item(self.present(presenter))
+
+
+class UpdateMixin(ItemWriteMixin):
     """PATCH of an item: only the fields sent change. An empty body, or one that changes nothing (`{}` nested
     objects only), is 400 10105. `update()` calls the service."""
 
     update_body: type[Schema]
-
-    @classmethod
-    def body_for(cls, method: str):
-        return cls.update_body if method == "patch" else super().body_for(method)
 
     def update(self, item: Any, changes: dict) -> Any:
         raise NotImplementedError
 
     def patch(self, request, *args, **kwargs):
         """Change fields of an item."""
-        presenter = self.make_presenter(self.query())
-        item = self.get_object()
+        return self.change_item(lambda item: self.update(item, self.changes()))
+
+    def changes(self) -> dict:
         data = self.json_object()
-        if not data:
-            raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one field to change.")
-        changes = self.validated_body(self.update_body, data, partial=True)
+        changes = self.validated_body(self.update_body, data, partial=True) if data else {}
         if not has_changes(changes):
             raise ApiError(ErrorCode.NOTHING_TO_CHANGE, "Send at least one field to change.")
-        self.update(item, changes)
-        return self.reply_item(self.present(presenter))
+        return changes
 
 
-class ReplaceMixin:
+class ReplaceMixin(ItemWriteMixin):
     """PUT of an item: the whole body by `replace_body`; `replace()` calls the service."""
 
     replace_body: type[Schema]
-
-    @classmethod
-    def body_for(cls, method: str):
-        return cls.replace_body if method == "put" else super().body_for(method)
 
     def replace(self, item: Any, body: dict) -> Any:
         raise NotImplementedError
 
     def put(self, request, *args, **kwargs):
         """Set an item."""
-        presenter = self.make_presenter(self.query())
-        item = self.get_object()
-        self.replace(item, self.validated_body(self.replace_body))
-        return self.reply_item(self.present(presenter))
+        return self.change_item(lambda item: self.replace(item, self.validated_body(self.replace_body)))
 
 
 class DeleteMixin:
     """DELETE of an item: 204; `delete_parameters` are its query parameters, `destroy()` calls the service."""
 
     delete_parameters: dict[str, Parameter] = {}
-
-    @classmethod
-    def parameters_for(cls, method: str):
-        return cls.delete_parameters if method == "delete" else super().parameters_for(method)
-
-    @classmethod
-    def reply_for(cls, method: str):
-        return ("empty", 204) if method == "delete" else super().reply_for(method)
 
     def destroy(self, item: Any, params: dict[str, Any]) -> None:
         raise NotImplementedError

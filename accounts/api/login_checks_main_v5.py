@@ -62,10 +62,6 @@ class LoginCheckView(MainV5Api, Endpoint):
     }
 
     @classmethod
-    def parameters_for(cls, method):
-        return {}
-
-    @classmethod
     def body_for(cls, method):
         return LoginCheckBody
 

@@ -48,7 +48,6 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",  # the OpenAPI document (apicore.openapi)
     "drf_spectacular_sidecar",  # Swagger UI's files, served by us: the docs page loads nothing from elsewhere
-    "django_filters",
     "oauth2_provider",
     "apicore",
     "accounts",

@@ -124,8 +124,6 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("sv", "Svenska"), ("nb", "Norsk bokmål"), ("da", "Dansk")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
-USE_I18N = True
-USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"
@@ -142,7 +140,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "apicore.exceptions.problem_exception_handler",
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_VERSIONING_CLASS": None,
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apicore.negotiation.JsonOnlyNegotiation",
 }
 
@@ -161,7 +158,6 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
     # Keep only the SHA-256 checksum of issued tokens at rest (RFC 9700).
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
-    "PKCE_REQUIRED": True,
     "SCOPES": {},
 }
 
@@ -184,7 +180,6 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_TIMEZONE = "UTC"
 
 # API limits (DECISIONS.md: "Limits that the contract leaves open").
 MAIN_API_CALLS_PER_MINUTE = 120
@@ -193,7 +188,6 @@ FAILED_TOKEN_CHECKS_WINDOW_SECONDS = 600
 # The login page and POST /login-checks share this count per username.
 FAILED_LOGINS_PER_USERNAME = 5
 FAILED_LOGINS_WINDOW_SECONDS = 900
-RATELIMIT_USE_CACHE = "default"
 
 LOGGING = {
     "version": 1,
@@ -202,6 +196,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
+# django-oauth-toolkit's swappable models, named because accounts.ApiToken and its migration refer to them.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
 OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"

@@ -11,13 +11,15 @@ from django.urls import include, path
 from rest_framework.authentication import BaseAuthentication
 
 from accounts.api.auth_main_v5 import MainApiTokenAuthentication
+from accounts.api.expiry_presenters import ExpiryDateListPresenter
 from accounts.api.presenters import GroupPresenter
-from accounts.models import Membership
+from accounts.models import Membership, UserExpiryDate
+from apicore import params
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.flavours import Flavour
 from apicore.views import ItemEndpoint, ListEndpoint, OrderParameter, Paging
-from tests.factories import MembershipFactory
+from tests.factories import ExpiryDateTypeFactory, MemberFactory, MembershipFactory
 
 pytestmark = pytest.mark.urls("tests.test_flavours")
 
@@ -76,6 +78,20 @@ class Memberships(Legacy, ListEndpoint):
     )
 
 
+class ComingDates(Legacy, ListEndpoint):
+    """Members' dates from today on unless `from` is sent (a filter default from the presenter context), with
+    the number of expired dates in `meta` (a flavour's extra meta)."""
+
+    model = UserExpiryDate
+    module = "users"
+    presenter_class = ExpiryDateListPresenter
+    ordering = ("expiry_date", "id")
+    filters = {"from": params.Date("expiry_date__gte", default=lambda context: context.today)}
+
+    def extra_meta(self, queryset, params_):
+        return {"expired": self.get_queryset().filter(expiry_date__lt=self.today).count()}
+
+
 class MembershipOne(Legacy, ItemEndpoint):
     model = Membership
     module = "users"
@@ -86,6 +102,7 @@ urlpatterns = [
     path("main/v5/", include(("accounts.api.urls_main_v5", "main_v5"))),
     path("legacy/memberships", Memberships.as_view()),
     path("legacy/memberships/<int:pk>", MembershipOne.as_view()),
+    path("legacy/dates", ComingDates.as_view()),
 ]
 
 
@@ -134,3 +151,16 @@ def test_authentications_chain(client, org, api, memberships):
     assert refused.status_code == 405
     assert refused["Allow"] == "GET, HEAD"
     assert refused.json()["errors"][0]["id"] == 10050
+
+
+def test_a_filter_default_and_extra_meta(client, org, frozen_time):
+    medical = ExpiryDateTypeFactory(organization=org, name="Medical")
+    for day in ("2026-11-24", "2026-11-25", "2026-12-01"):  # the frozen today is 2026-11-25 in Stockholm
+        UserExpiryDate.objects.create(member=MemberFactory(organization=org), type=medical, expiry_date=day)
+
+    reply = client.get("/legacy/dates", secure=True, **key(org)).json()
+    assert [item["expiry_date"] for item in reply["memberships"]] == ["2026-11-25", "2026-12-01"]
+    assert reply["meta_information"]["expired"] == 1
+
+    reply = client.get("/legacy/dates", {"from": "2026-01-01"}, secure=True, **key(org)).json()
+    assert [item["expiry_date"] for item in reply["memberships"]] == ["2026-11-24", "2026-11-25", "2026-12-01"]

@@ -300,7 +300,9 @@ class DeclaredAutoSchema(AutoSchema):
         if operation.body is not None:
             result["requestBody"] = {"required": True, "content": {JSON: {"schema": self.body_ref(operation)}}}
         errors_by_status = defaultdict(list)
-        for error in operation.errors:
+        # The body schema knows the codes its fields answer (a date field: 10110) besides the declared ones.
+        body_errors = operation.body.error_codes() if operation.body is not None else ()
+        for error in dict.fromkeys((*operation.errors, *body_errors)):
             errors_by_status[error_status(view_class, error)].append(error)
         result["responses"] = {
             str(operation.status): self.success_response(operation, excludable),

@@ -244,11 +244,44 @@ class Schema:
 
     @classmethod
     def json_schema(cls, *, partial: bool = False) -> dict:
-        """The body's JSON Schema; `partial` (PATCH): no field is required, but at least one is sent."""
+        """The body's JSON Schema. `partial` (PATCH): no field is required, but the body must change something
+        (has_changes): `{}` or `{"booking": {}}` is refused (10105)."""
         schema = object_schema(cls.fields, partial=partial)
         if partial:
             schema["minProperties"] = 1
+            schema.update(changes_schema(cls.fields))
         return schema
+
+    @classmethod
+    def error_codes(cls) -> tuple[ErrorCode, ...]:
+        """The codes a body of this schema can be refused with (a date field answers its own)."""
+        codes = [ErrorCode.INVALID_FIELD, ErrorCode.UNKNOWN_NAME]
+        if any(isinstance(field, Date) for field in walk_fields(cls.fields)):
+            codes.append(ErrorCode.INVALID_DATE)
+        return tuple(codes)
+
+
+def walk_fields(fields: dict[str, Field]):
+    """Every field, nested ones (in objects and lists) too."""
+    for field in fields.values():
+        while isinstance(field, ListOf):
+            yield field
+            field = field.item
+        yield field
+        if isinstance(field, Obj):
+            yield from walk_fields(field.fields)
+
+
+def changes_schema(fields: dict[str, Field]) -> dict:
+    """has_changes as JSON Schema: some field is sent whose value is not an object, or is an object that
+    itself has changes."""
+
+    def change(field: Field) -> dict:
+        if isinstance(field, Obj):
+            return {"anyOf": [{"not": {"type": "object"}}, changes_schema(field.fields)]}
+        return {}
+
+    return {"anyOf": [{"required": [name], "properties": {name: change(field)}} for name, field in fields.items()]}
 
 
 def object_schema(fields: dict[str, Field], *, partial: bool) -> dict:

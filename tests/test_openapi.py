@@ -422,6 +422,8 @@ def test_error_replies_conform_to_the_document(document, api, make_api, org, wor
     conformance.check("POST", "/users", api.post("/users", {"username": 7, "surprise": 1}), 400)  # 10006, 10007
     conformance.check("POST", "/users", api.post("/users", [1]), 400)  # 10004
     conformance.check("PATCH", "/users/{id}", api.patch(f"/users/{user_id}", {}), 400)  # 10105
+    wrong_date = {"access_card": {"expiry_date": "31.12.2027"}}
+    conformance.check("PATCH", "/users/{id}", api.patch(f"/users/{user_id}", wrong_date), 400)  # 10110
     conformance.check("DELETE", "/expiry-date-types/{id}", api.delete(f"/expiry-date-types/{type_id}"), 409)  # 10106
     twice = {
         "username": f"{org.pk}-twice",
@@ -459,6 +461,8 @@ BODIES = [
     ("PATCH", "/users/{id}", {"first_name": ""}, False),
     ("PATCH", "/users/{id}", {"access_card": {"expiry_date": "2026-02-30"}}, False),
     ("PATCH", "/users/{id}", {"active": None}, False),
+    ("PATCH", "/users/{id}", {"access_card": {}}, False),  # changes nothing: 10105
+    ("PATCH", "/users/{id}", {"access_card": {}, "active": True}, True),
     ("PUT", "/users/{id}/expiry-dates/{type_id}", {"expiry_date": "2027-12-31"}, True),
     ("PUT", "/users/{id}/expiry-dates/{type_id}", {"expiry_date": "31.12.2027"}, False),
     ("PUT", "/users/{id}/expiry-dates/{type_id}", {}, False),

@@ -89,7 +89,7 @@ class ServiceSavedAdmin(OrganizationScopedAdmin):
     save_as = False
 
     def call_service(self, service, /, *, form, row=None, **kwargs):
-        """service(**kwargs); an ServiceError becomes Refused, with errors on `row` (an inline form) or `form`."""
+        """service(**kwargs); a ServiceError becomes Refused, with errors on `row` (an inline form) or `form`."""
         try:
             return service(**kwargs)
         except ServiceError as error:
@@ -348,27 +348,22 @@ class MemberAdmin(ServiceSavedAdmin):
         """The expiry dates: deleted, then set (a changed date removes the image), then the images."""
         member = form.instance
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+        def call(service, row, **kwargs):
+            self.call_service(service, form=form, row=row, member=member, **kwargs)
+
         images = []
         for row in formset.forms:
             if row in formset.deleted_forms:
                 if row.instance.pk is not None:
-                    self.call_service(
-                        user_expiry_date_delete, form=form, row=row, member=member, expiry_type=row.instance.type
-                    )
+                    call(user_expiry_date_delete, row, expiry_type=row.instance.type)
                     formset.deleted_objects.append(row.instance)
                 continue
             if not row.has_changed():
                 continue
             expiry_type = row.cleaned_data["type"]
             if row.instance.pk is None or "expiry_date" in row.changed_data:
-                self.call_service(
-                    user_expiry_date_set,
-                    form=form,
-                    row=row,
-                    member=member,
-                    expiry_type=expiry_type,
-                    expiry_date=row.cleaned_data["expiry_date"],
-                )
+                call(user_expiry_date_set, row, expiry_type=expiry_type, expiry_date=row.cleaned_data["expiry_date"])
             if "image" in row.changed_data:
                 images.append((row, expiry_type))
             if row.instance.pk is None:
@@ -377,14 +372,7 @@ class MemberAdmin(ServiceSavedAdmin):
                 formset.changed_objects.append((row.instance, row.changed_data))
         # Files last, so that no refusal can come after one is stored.
         for row, expiry_type in images:
-            self.call_service(
-                user_expiry_date_set_image,
-                form=form,
-                row=row,
-                member=member,
-                expiry_type=expiry_type,
-                image=row.cleaned_data["image"],
-            )
+            call(user_expiry_date_set_image, row, expiry_type=expiry_type, image=row.cleaned_data["image"])
 
     # --- deleting --------------------------------------------------------------------------------------------
 

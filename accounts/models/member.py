@@ -2,26 +2,25 @@ from django.conf import settings
 from django.db import models
 
 
-class Membership(models.Model):
+class NamedGroup(models.Model):
+    """A named set of an organization's members: memberships and user groups have the same shape."""
+
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        abstract = True
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(NamedGroup):
     organization = models.ForeignKey("accounts.Organization", on_delete=models.CASCADE, related_name="memberships")
-    name = models.CharField(max_length=100)
-
-    class Meta:
-        ordering = ["name", "id"]
-
-    def __str__(self) -> str:
-        return self.name
 
 
-class UserGroup(models.Model):
+class UserGroup(NamedGroup):
     organization = models.ForeignKey("accounts.Organization", on_delete=models.CASCADE, related_name="user_groups")
-    name = models.CharField(max_length=100)
-
-    class Meta:
-        ordering = ["name", "id"]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class Member(models.Model):

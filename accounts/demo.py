@@ -66,16 +66,11 @@ def _login(username: str, first: str, last: str, password_hash: str, **extra) ->
     return user
 
 
-def _club(name: str, *, timezone: str, icao: str, country: str, lat: str, lon: str, **extra) -> Organization:
-    return Organization.objects.create(
-        name=name,
-        timezone=timezone,
-        reference_icao=icao,
-        country=country,
-        latitude=lat,
-        longitude=lon,
-        **extra,
-    )
+def _club(name: str, where: tuple[str, str, str, str, str], **extra) -> Organization:
+    """`where`: timezone, reference ICAO, country, latitude, longitude."""
+    timezone, icao, country, latitude, longitude = where
+    location = {"reference_icao": icao, "country": country, "latitude": latitude, "longitude": longitude}
+    return Organization.objects.create(name=name, timezone=timezone, **location, **extra)
 
 
 def _member(org: Organization, user: User, number: str, membership: Membership | None, roles=(), **extra) -> Member:
@@ -587,9 +582,7 @@ def build_world() -> dict:
     User.objects.create_superuser(username="support", password=SUPPORT_PASSWORD, email="support@example.com")
     details = _Details()
 
-    club = _club(
-        "Västerås Flygklubb", timezone="Europe/Stockholm", icao="ESOW", country="SE", lat="59.589444", lon="16.633611"
-    )
+    club = _club("Västerås Flygklubb", ("Europe/Stockholm", "ESOW", "SE", "59.589444", "16.633611"))
     today = clock.today_in(club.timezone)
     memberships = {name: Membership.objects.create(organization=club, name=name) for name in MEMBERSHIPS}
     groups = {name: UserGroup.objects.create(organization=club, name=name) for name in GROUPS}
@@ -654,9 +647,7 @@ def build_world() -> dict:
         _set_dates(member, types, dates, today, scans)
         money += _transactions(club, member.user, _default_transactions(person, index, today), today)
 
-    second = _club(
-        "Bergen Flyklubb", timezone="Europe/Oslo", icao="ENBR", country="NO", lat="60.293611", lon="5.218056"
-    )
+    second = _club("Bergen Flyklubb", ("Europe/Oslo", "ENBR", "NO", "60.293611", "5.218056"))
     aktiv = Membership.objects.create(organization=second, name="Aktiv")
     Membership.objects.create(organization=second, name="Passiv")
     second_admin = _login(f"{second.pk}-admin", "Ola", "Nordmann", admin_hash, is_staff=True)
@@ -727,16 +718,8 @@ def _trial_club(admin_hash: str, member_hash: str) -> tuple[Organization, User]:
     The members after the administrator are made by the service of POST /users, so the trial limit and the
     automatic member numbers (10001, 10002, ...) apply as they would through the API.
     """
-    trial = _club(
-        "Kiruna Flygklubb",
-        timezone="Europe/Stockholm",
-        icao="ESNQ",
-        country="SE",
-        lat="67.821944",
-        lon="20.336667",
-        is_trial=True,
-        uses_flight_log=False,
-    )
+    kiruna = ("Europe/Stockholm", "ESNQ", "SE", "67.821944", "20.336667")
+    trial = _club("Kiruna Flygklubb", kiruna, is_trial=True, uses_flight_log=False)
     senior = Membership.objects.create(organization=trial, name="Senior")
     admin = _login(f"{trial.pk}-admin", "Elin", "Pettersson", admin_hash, is_staff=True)
     UserEmail.objects.create(user=admin, position=0, address="elin.pettersson@example.com")

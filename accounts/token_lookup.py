@@ -3,9 +3,9 @@
 Every authenticated call runs this lookup (unless accounts.token_cache already holds the row), so it skips
 the ORM's per-call work: the statement text is built once from the models' metadata, and on PostgreSQL it
 runs on a server-side-binding cursor so that psycopg prepares it (DATABASES OPTIONS prepare_threshold):
-no parsing or planning per call. It still goes through Django's cursor wrapper, so it is counted and
-logged like any query. The row is kept as plain values (`TokenRow`); each request builds its own model
-instances from them, so nothing one request changes leaks into another.
+no parsing or planning per call. It still goes through Django's cursor wrapper, and while queries are
+counted or logged it is the one query it always was. The row is kept as plain values (`TokenRow`); each
+request builds its own model instances from them, so nothing one request changes leaks into another.
 """
 
 import datetime as dt
@@ -184,9 +184,11 @@ def _converters(connection, field, alias: str) -> list:
 
 
 def _cursor(connection):
-    """Django's cursor wrapper (counted, logged, errors translated) around a cursor that lets psycopg
-    prepare the statement; the project's other queries keep Django's default client-side binding."""
-    if connection.vendor != "postgresql":
+    """Django's cursor wrapper (errors translated) around a cursor that lets psycopg prepare the statement;
+    the project's other queries keep Django's default client-side binding. While queries are logged (DEBUG,
+    tests that count them) the default cursor runs the same statement: psycopg leaves a prepared
+    execution's text out of what Django's log reads, and the log must show it."""
+    if connection.vendor != "postgresql" or connection.queries_logged:
         return connection.cursor()
     from django.db.backends.postgresql.base import ServerBindingCursor
 

@@ -1,13 +1,15 @@
-"""Latency of an authenticated GET /main/v5/token beside the unauthenticated GET /health, on one server.
+"""Both ratios of issue 6 in one run, on one server: GET /main/v5/token beside GET /health, and
+GET /main/v5/users?limit=500 with every block beside hand-written SQL + JSON (bench/users_list.py).
 
-    .venv/bin/python bench/run.py [--n 400] [--warmup 40]      (or: make bench)
+    .venv/bin/python bench/run.py [--n 400] [--warmup 40] [--users-n 80] [--no-users]      (or: make bench)
 
-The production setup on loopback: its own PostgreSQL database (flyclub_bench, recreated), the demo world,
-Redis db 5 (flushed) as the cache, gunicorn with 2 workers. The two kinds of call alternate, one at a
-time, so that both see the same server state. The limit of 120 calls a minute per token stays as it is:
-the authenticated calls rotate over enough fresh tokens. Also counts the SQL queries of one
-authenticated GET /token (in a `manage.py shell` on the same database). Writes
-bench/results/token_vs_health.json.
+The production setup on loopback: its own PostgreSQL database (flyclub_bench, recreated), the demo world
+and an organization of 2,000 members, Redis db 5 (flushed) as the cache, gunicorn with 2 workers
+(config/gunicorn.conf.py). Token part: the authenticated and the unauthenticated call alternate, one at a
+time, so that both see the same server state; the limit of 120 calls a minute per token stays as it is:
+the calls rotate over enough fresh tokens. Users part: as bench/users_list.py. Also counts the SQL queries
+of each (in a `manage.py shell` on the same database). Writes bench/results/token_vs_health.json and
+bench/results/users_list.json.
 """
 
 import argparse
@@ -15,8 +17,10 @@ import math
 import sys
 import time
 
+import users_list
 from server import (
     API,
+    HOST,
     Gunicorn,
     create_tokens,
     django_script,
@@ -136,38 +140,11 @@ def print_table(result: dict, queries: dict) -> None:
         print(f"  {number}. {sql[:300]}{'...' if len(sql) > 300 else ''}")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=400, help="measured calls of each kind (default 400)")
-    parser.add_argument("--warmup", type=int, default=40, help="unmeasured pairs first (default 40)")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--max-seconds", type=float, default=45, help="bound of the measured part (default 45)")
-    args = parser.parse_args()
-    if args.n < 1 or args.warmup < 0:
-        parser.error("--n must be at least 1 and --warmup at least 0")
-    stop_on_sigterm()
-
-    run_started = time.monotonic()
-    env, world = prepare_bench_database()
-    token_count = math.ceil((args.n + args.warmup) / CALLS_PER_TOKEN)
-    log(f"creating {token_count + 1} tokens")
-    tokens = create_tokens(env, world, token_count + 1)
-    query_token, tokens = tokens[0], tokens[1:]
-
-    server = Gunicorn(env, workers=args.workers)
-    try:
-        client = server.start()
-        result = measure(client, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
-    finally:
-        server.stop()
-    log("counting queries")
-    queries = count_queries(env, query_token)
-
+def token_document(result: dict, queries: dict, args, tokens: list[dict]) -> dict:
     token, health = result["token"], result["health"]
-    result["ratio_median"] = round(token["median_ms"] / health["median_ms"], 2)
-    result["ratio_p90"] = round(token["p90_ms"] / health["p90_ms"], 2)
-    result["ratio_mean"] = round(token["mean_ms"] / health["mean_ms"], 2)
-    document = {
+    for name in ("median", "p90", "mean"):
+        result[f"ratio_{name}"] = round(token[f"{name}_ms"] / health[f"{name}_ms"], 2)
+    return {
         "what": "sequential GET /main/v5/token (Bearer access token) beside GET /health, alternating",
         "server": f"gunicorn config.wsgi, {args.workers} sync workers, 127.0.0.1, PostgreSQL, Redis cache",
         "warmup_pairs": args.warmup,
@@ -177,11 +154,111 @@ def main() -> int:
         "queries": queries,
         "machine": machine(),
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "total_run_s": round(time.monotonic() - run_started, 1),
     }
+
+
+class UsersPart:
+    """bench/users_list.py's measurement, on this run's database and server."""
+
+    def __init__(self, env: dict[str, str], args):
+        self.env, self.args = env, args
+        self.made = users_list.seed(env, args.members)
+        count = max(
+            users_list.MIN_TOKENS, math.ceil((args.users_n + args.users_warmup) / (users_list.CALLS_PER_TOKEN - 1))
+        )
+        log(f"creating {count + 1} tokens of the measured organization")
+        owner = {"organization": {"id": self.made["organization_id"]}, "admin": {"username": self.made["admin"]}}
+        self.query_token, *self.tokens = create_tokens(env, owner, count + 1)
+
+    def measure(self, client, port: int) -> dict:
+        address = f"http://{HOST}:{port}{API}/users"
+        baseline = users_list.Baseline(self.env["DATABASE_URL"], self.made["organization_id"], address)
+        try:
+            args = self.args
+            return users_list.measure(
+                client,
+                baseline,
+                self.tokens,
+                n=args.users_n,
+                warmup=args.users_warmup,
+                max_seconds=args.users_max_seconds,
+            )
+        finally:
+            baseline.close()
+
+    def document(self, result: dict, queries: dict) -> dict:
+        api, base = result["api"], result["baseline"]
+        for name in ("median", "p90", "mean"):
+            result[f"ratio_{name}"] = round(api[f"{name}_ms"] / base[f"{name}_ms"], 2)
+        return {
+            "what": (
+                f"GET {API}/users?limit={users_list.PAGE}&offset=0|500|1000|1500&include=<12 blocks> beside one "
+                "psycopg connection with hand-written SQL building the same document, alternating"
+            ),
+            "server": f"gunicorn config.wsgi, {self.args.workers} sync workers, 127.0.0.1, PostgreSQL, Redis cache",
+            "members": self.made["members"],
+            "include": users_list.BLOCKS,
+            "warmup_rounds": self.args.users_warmup,
+            "tokens_rotated": len(self.tokens),
+            **result,
+            "queries_per_api_page": queries["count"],
+            "queries_sql": queries["sql"],
+            "machine": machine(),
+            "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=400, help="measured calls of each kind (default 400)")
+    parser.add_argument("--warmup", type=int, default=40, help="unmeasured pairs first (default 40)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-seconds", type=float, default=45, help="bound of the measured part (default 45)")
+    parser.add_argument("--no-users", action="store_true", help="only the token part")
+    parser.add_argument("--users-n", type=int, default=80, help="measured users rounds (default 80)")
+    parser.add_argument("--users-warmup", type=int, default=8, help="unmeasured users rounds first (default 8)")
+    parser.add_argument("--members", type=int, default=2000, help="members of the users organization (2000)")
+    parser.add_argument("--users-max-seconds", type=float, default=75, help="bound of the users part (default 75)")
+    args = parser.parse_args()
+    if args.n < 1 or args.warmup < 0 or args.users_n < 1 or args.users_warmup < 0:
+        parser.error("--n and --users-n must be at least 1, the warm-ups at least 0")
+    if args.members < 4 * users_list.PAGE:
+        parser.error(f"--members must be at least {4 * users_list.PAGE} (four full pages)")
+    stop_on_sigterm()
+
+    run_started = time.monotonic()
+    env, world = prepare_bench_database()
+    token_count = math.ceil((args.n + args.warmup) / CALLS_PER_TOKEN)
+    log(f"creating {token_count + 1} tokens")
+    query_token, *tokens = create_tokens(env, world, token_count + 1)
+    users = None if args.no_users else UsersPart(env, args)
+
+    server = Gunicorn(env, workers=args.workers)
+    try:
+        client = server.start()
+        result = measure(client, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
+        users_result = users.measure(client, server.port) if users else None
+    finally:
+        server.stop()
+    log("counting queries")
+    document = token_document(result, count_queries(env, query_token), args, tokens)
+    document["total_run_s"] = round(time.monotonic() - run_started, 1)
     path = write_results("token_vs_health.json", document)
-    print_table(result, queries)
-    print(f"\nwritten: {path.relative_to(path.parents[2])} (whole run {document['total_run_s']}s)")
+    print_table(result, document["queries"])
+    written = [path]
+    if users:
+        users_queries = users_list.count_queries(env, users.query_token)
+        users_document = users.document(users_result, users_queries)
+        users_document["total_run_s"] = document["total_run_s"]
+        written.append(write_results("users_list.json", users_document))
+        users_list.print_table(users_result, users_queries)
+    print()
+    print(f"load average (1, 5, 15 min) at the end: {document['machine']['load_average_1_5_15']}")
+    print(f"ratio token/health (median): {result['ratio_median']:.2f}  (goal <= 2.0, stretch 1.5)")
+    if users:
+        print(f"ratio users all blocks / raw SQL+JSON (median): {users_result['ratio_median']:.2f}  (goal <= 1.5)")
+    names = ", ".join(str(p.relative_to(p.parents[2])) for p in written)
+    print(f"\nwritten: {names} (whole run {document['total_run_s']}s)")
     return 0
 
 

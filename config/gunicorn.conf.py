@@ -6,3 +6,15 @@ gunicorn must not turn X-Forwarded-Proto from loopback into https on its own.
 
 forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
+
+
+def post_worker_init(worker):
+    """Once a worker has loaded the application: the objects of start-up (modules, URL patterns, models)
+    move out of the garbage collector's sight, and full collections run less often. A request makes
+    many short-lived objects but few cycles; without this, a full collection walking every loaded module
+    now and then added tens of milliseconds to one call in a few hundred."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)

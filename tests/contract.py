@@ -5,6 +5,7 @@ and inherits the checks every endpoint owes the contract, run over HTTP with a t
 
 - another organization's item answers 404 (10100) to every method and is never listed;
 - a token without the module's right, with only the other right, or read-only on a write, is 403 (10002);
+  the needed right alone is enough;
 - an unknown query parameter is 400 (10007); a method the address does not offer is 405 (10050) with an
   `Allow` header of exactly the offered ones; the address with a trailing slash is 404 (10100);
 - every block of the endpoint's presenter can be included and every field excluded.
@@ -32,6 +33,8 @@ EXEMPT = {
 CONTRACTS: list[type["EndpointContract"]] = []
 
 PROBED_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+# Sent with a method the address does not offer: a refused call must not apply it.
+STRAY_BODY = {"name": "Changed by a refused call", "expiry_date": "2030-01-01", "misc_info": "Changed"}
 SUCCESS = {"GET": 200, "POST": 201, "PUT": 200, "PATCH": 200, "DELETE": 204}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -124,6 +127,7 @@ class EndpointContract:
             "test_a_token_without_the_modules_right_is_403": methods if cls.module else [],
             "test_any_valid_token_may_call": [] if cls.module else methods,
             "test_the_other_right_alone_is_403": methods if cls.module else [],
+            "test_the_needed_right_alone_is_enough": methods if cls.module else [],
             "test_a_read_only_token_cannot_write": [m for m in methods if cls.needed_right(m) == "w"]
             if cls.module
             else [],
@@ -215,6 +219,10 @@ class EndpointContract:
         api = self.token_with(make_api, org, **{self.module: "r"})
         self.assert_refused(api, case, self.make(org), 403, 10002)
 
+    def test_the_needed_right_alone_is_enough(self, case, make_api, org):
+        api = make_api(org, rights={self.module: self.needed_right(case)})
+        assert self.send(api, case, self.make(org)).status_code == self.success_status(case)
+
     def test_any_valid_token_may_call(self, case, make_api, org):
         api = make_api(org, rights={})
         assert self.send(api, case, self.make(org)).status_code == self.success_status(case)
@@ -224,9 +232,13 @@ class EndpointContract:
         assert problem_fields(body) == {"colour": 10007}
 
     def test_a_method_not_offered_is_405_with_allow(self, case, api, org):
-        response = api.call(case, self.address(self.make(org)))
+        item = self.make(org)
+        before = self.rows(item)
+
+        response = api.call(case, self.address(item), json=None if case in ("GET", "HEAD") else STRAY_BODY)
 
         assert response.status_code == 405, response.content
+        assert self.rows(item) == before
         allowed = [method.strip() for method in response["Allow"].split(",")]
         assert sorted(allowed) == sorted(self.offered())
         if case != "HEAD":  # a reply to HEAD has no body to read

@@ -15,14 +15,6 @@ from tests.helpers import assert_problem, problem_fields, problem_messages
 # --- unknown addresses and trailing slashes -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/memberships/", "/user-groups/", "/token/", "/organization/"])
-def test_path_with_trailing_slash_is_404_problem(api, path):
-    response = api.get(path)
-
-    body = assert_problem(response, 404, 10100)
-    assert body["type"].endswith("/errors/not-found")
-
-
 @pytest.mark.parametrize("path", ["/nothing", "/member-ships", "/memberships/1/users", "/", "/v5", "/Memberships"])
 def test_unknown_address_under_main_v5_is_json_404(api, path):
     assert_problem(api.get(path), 404, 10100)
@@ -54,26 +46,6 @@ def test_unknown_address_with_a_writing_method_is_json_404_without_csrf_check(ap
 def test_unknown_version_path_is_json_404(api):
     response = api.client.get("/main/v9/memberships", secure=True)
     assert_problem(response, 404, 10100)
-
-
-# --- 405 ------------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
-@pytest.mark.parametrize("path", ["/memberships", "/user-groups"])
-def test_list_address_with_another_method_is_405_with_allow(api, path, method):
-    response = api.call(method, path, json={"name": "Senior"})
-
-    body = assert_problem(response, 405, 10050)
-    assert body["type"].endswith("/errors/method-not-allowed")
-    allowed = {value.strip() for value in response["Allow"].split(",")}
-    assert "GET" in allowed
-    assert method not in allowed
-
-
-def test_405_changes_nothing(api, org):
-    api.post("/memberships", json={"name": "Senior"})
-    assert api.get("/memberships").json()["data"] == []
 
 
 # --- Problem Details body ----------------------------------------------------------------------------------

@@ -131,20 +131,6 @@ def test_delete_dependents_must_be_true_or_false(api, medical):
     assert ExpiryDateType.objects.filter(pk=medical.pk).exists()
 
 
-def test_reading_needs_organization_settings_read_and_writing_write(make_api, org, medical):
-    reader = make_api(org, rights={"organization_settings": "r"})
-    assert reader.get("/expiry-date-types").status_code == 200
-    response = reader.post("/expiry-date-types", {"name": "Licence"})
-    assert response.status_code == 403
-    assert response.json()["code"] == 10002
-    assert reader.delete(f"/expiry-date-types/{medical.pk}").status_code == 403
-    writer_only = make_api(org, rights={"organization_settings": "w"})
-    assert writer_only.get("/expiry-date-types").status_code == 403
-    assert writer_only.post("/expiry-date-types", {"name": "Licence"}).status_code == 201
-    users_only = make_api(org, rights={"users": "rw"})
-    assert users_only.get(f"/expiry-date-types/{medical.pk}").status_code == 403
-
-
 def test_another_organizations_type_is_neither_listed_nor_reachable(other_api, medical):
     assert other_api.get("/expiry-date-types").json()["data"] == []
     for method in ("get", "patch", "delete"):

@@ -300,18 +300,6 @@ def test_a_page_costs_the_same_queries_at_limit_1_and_500(api, org, medical, lic
         api.get("/expiry-dates", {"limit": 500, "include_total": "true", "expired": "false", "active": "true"})
 
 
-def test_reading_needs_the_users_read_right(make_api, org):
-    assert make_api(org, rights={"users": "r"}).get("/expiry-dates").status_code == 200
-    assert_problem(make_api(org, rights={"users": "w"}).get("/expiry-dates"), 403, 10002)
-    assert_problem(make_api(org, rights={"organization_settings": "rw"}).get("/expiry-dates"), 403, 10002)
-
-
-def test_the_list_takes_no_writes(api):
-    assert_problem(api.post("/expiry-dates", {"expiry_date": TODAY}), 405, 10050)
-    assert_problem(api.delete("/expiry-dates"), 405, 10050)
-    assert_problem(api.get("/expiry-dates/"), 404, 10100)
-
-
 def test_another_organizations_dates_are_neither_listed_nor_filterable(api, other_api, org, other_org, medical):
     anna = member_named(org, "Anna")
     add_date(anna, medical, TOMORROW)

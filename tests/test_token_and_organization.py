@@ -47,11 +47,6 @@ def test_any_query_parameter_is_unknown(api, path, query):
     assert problem_fields(body) == dict.fromkeys(query, 10007)
 
 
-@pytest.mark.parametrize("path", ["/token/", "/organization/"])
-def test_trailing_slash_is_not_found(api, path):
-    assert_problem(api.get(path), 404, 10100)
-
-
 def test_get_organization(api, org):
     response = api.get("/organization")
 

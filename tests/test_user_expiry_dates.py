@@ -194,15 +194,6 @@ def test_paths_take_no_trailing_slash_and_numeric_ids(api, member, medical):
     assert stored(member, medical) is None
 
 
-def test_other_methods_are_405(api, member, medical):
-    response = api.post(path_of(member), {"expiry_date": PAST})
-    assert_problem(response, 405, 10050)
-    assert "GET" in response["Allow"]
-    assert_problem(api.get(path_of(member, medical)), 405, 10050)
-    assert_problem(api.patch(path_of(member, medical), {"expiry_date": PAST}), 405, 10050)
-    assert stored(member, medical) is None
-
-
 def test_reading_costs_a_fixed_number_of_queries(api, org, member, medical, django_assert_max_num_queries):
     api.get("/token")  # the access token is fetched outside the counted calls
     with CaptureQueriesContext(connection) as one_type:
@@ -399,14 +390,6 @@ def test_put_for_an_unknown_user_or_type_is_404_and_saves_nothing(api, org, memb
     assert not UserExpiryDate.objects.exists()
 
 
-def test_put_needs_the_users_write_right(make_api, org, member, medical):
-    reader = make_api(org, rights={"users": "r", "organization_settings": "rw"})
-    assert_problem(reader.put(path_of(member, medical), {"expiry_date": FUTURE}), 403, 10002)
-    assert stored(member, medical) is None
-    writer = make_api(org, rights={"users": "w"})
-    assert writer.put(path_of(member, medical), {"expiry_date": FUTURE}).status_code == 200
-
-
 # --- PUT: set -> changed ------------------------------------------------------------------------------
 
 
@@ -527,20 +510,6 @@ def test_delete_takes_no_parameters(api, member, medical):
     response = api.delete(path_of(member, medical) + "?delete_dependents=true")
     assert_problem(response, 400, 10007)
     assert stored(member, medical) == (FUTURE, "", None)
-
-
-def test_delete_needs_the_users_write_right(make_api, org, member, medical):
-    add_date(member, medical, FUTURE)
-    reader = make_api(org, rights={"users": "r"})
-    assert_problem(reader.delete(path_of(member, medical)), 403, 10002)
-    assert stored(member, medical) == (FUTURE, "", None)
-    assert make_api(org, rights={"users": "w"}).delete(path_of(member, medical)).status_code == 204
-
-
-def test_reading_needs_the_users_read_right(make_api, org, member, medical):
-    assert make_api(org, rights={"users": "r"}).get(path_of(member)).status_code == 200
-    assert_problem(make_api(org, rights={"users": "w"}).get(path_of(member)), 403, 10002)
-    assert_problem(make_api(org, rights={"organization_settings": "rw"}).get(path_of(member)), 403, 10002)
 
 
 # --- tenant separation --------------------------------------------------------------------------------

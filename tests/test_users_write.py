@@ -253,12 +253,6 @@ def test_post_is_all_or_nothing(api, body, pilots, monkeypatch):
     assert snapshot() == before
 
 
-def test_post_needs_the_users_write_right(make_api, org, body):
-    reader = make_api(org, rights={"users": "r"})
-    assert_problem(reader.post("/users", body), 403, 10002)
-    assert not User.objects.filter(username=body["username"]).exists()
-
-
 def test_post_body_that_is_not_an_object_is_10004(api):
     response = api.call("POST", "/users", data="[1]", content_type="application/json")
     assert_problem(response, 400, 10004)
@@ -488,11 +482,6 @@ def test_patch_of_a_member_of_two_organizations_changes_only_this_ones_record(ap
     assert Member.objects.get(pk=anna.pk).misc_info == "here"
 
 
-def test_patch_needs_the_users_write_right(make_api, org, anna):
-    assert_problem(make_api(org, rights={"users": "r"}).patch(f"/users/{anna.user_id}", {"misc_info": "x"}), 403, 10002)
-    assert Member.objects.get(pk=anna.pk).misc_info == ""
-
-
 # === DELETE =========================================================================================
 
 
@@ -552,12 +541,6 @@ def test_delete_of_an_unknown_or_foreign_user_is_404(api, other_api, anna):
     assert_problem(api.delete("/users/999999"), 404, 10100)
     assert_problem(other_api.delete(f"/users/{anna.user_id}"), 404, 10100)
     assert snapshot() == before
-
-
-def test_delete_takes_no_parameters_and_needs_the_write_right(api, make_api, org, anna):
-    assert_problem(api.delete(f"/users/{anna.user_id}?force=true"), 400, 10007)
-    assert_problem(make_api(org, rights={"users": "r"}).delete(f"/users/{anna.user_id}"), 403, 10002)
-    assert Member.objects.filter(pk=anna.pk).exists()
 
 
 @pytest.mark.parametrize("body", [{"address": {}}, {"access_card": {}}, {"phone": {"mobile": {}}}])

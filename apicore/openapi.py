@@ -152,12 +152,14 @@ def taken(registry, name: str, schema: dict, kind: str = SCHEMAS) -> bool:
     return probe in registry and registry[probe].schema != schema
 
 
-def header_refs(registry, names, *, required: bool = True) -> dict:
+def header_refs(registry, names) -> dict:
+    """Headers the reply always carries."""
     headers = {}
     for name in names:
         description, schema = HEADER_SCHEMAS[name]
-        header = {"description": description, "required": required, "schema": schema}
-        headers[name] = component(registry, f"{name}{'' if required else 'Optional'}", header, HEADERS)
+        headers[name] = component(
+            registry, name, {"description": description, "required": True, "schema": schema}, HEADERS
+        )
     return headers
 
 
@@ -446,6 +448,7 @@ class DeclaredSchemaGenerator(SchemaGenerator):
             "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
         }
         components.setdefault("schemas", {}).setdefault("Problem", PROBLEM)
+        add_item_links(document["paths"])
         return document
 
     def security_schemes(self) -> dict:
@@ -463,6 +466,20 @@ class DeclaredSchemaGenerator(SchemaGenerator):
                 "scheme": "basic",
                 "description": "For the token endpoint: the token's Client ID and the token as user name and password.",
             },
+        }
+
+
+def add_item_links(paths: dict) -> None:
+    """A 201 reply links to the operations on the created item (`<path>/{id}` with its `data.id`), so that
+    clients and stateful testers can follow it."""
+    for collection, operations in paths.items():
+        created = operations.get("post", {}).get("responses", {}).get("201")
+        item_operations = paths.get(f"{collection}/{{id}}", {})
+        if created is None or not item_operations:
+            continue
+        created["links"] = {
+            method.upper(): {"operationId": operation["operationId"], "parameters": {"id": "$response.body#/data/id"}}
+            for method, operation in item_operations.items()
         }
 
 

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.models import MODULES
-from accounts.services import api_token_create
+from accounts.services import api_token_create, expiry_date_type_create
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory, UserGroupFactory, make_admin
 
 # Not a fixture: kept importable from here only until test_authentication.py, test_oauth_token.py and
@@ -81,6 +81,19 @@ class MainApi:
 
 def basic(client_id: str, secret: str) -> str:
     return "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    """Uploaded files (expiry date images) go to a fresh folder of the test."""
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+@pytest.fixture
+def medical(org):
+    """An expiry date type of `org` that may never expire."""
+    return expiry_date_type_create(organization=org, name="Medical", may_never_expire=True)
 
 
 @pytest.fixture

@@ -15,12 +15,6 @@ from tests.conftest import BASE, basic
 TOKEN_NAMES = ("full", "read_only", "no_rights", "trial_full")
 
 
-@pytest.fixture
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-    return tmp_path
-
-
 def run_demo(capsys) -> dict:
     out = StringIO()
     call_command("demo", stdout=out)

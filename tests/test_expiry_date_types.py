@@ -1,14 +1,7 @@
-import pytest
-
 from accounts import services
 from accounts.models import ExpiryDateType, UserExpiryDate
 from tests.factories import MemberFactory
 from tests.helpers import assert_problem, problem_fields
-
-
-@pytest.fixture
-def medical(org):
-    return services.expiry_date_type_create(organization=org, name="Medical", may_never_expire=True)
 
 
 def test_defaults_of_a_new_type(api):

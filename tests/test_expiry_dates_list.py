@@ -18,21 +18,13 @@ NOW = dt.datetime(2026, 11, 25, 12, 0, tzinfo=dt.UTC)
 YESTERDAY, TODAY, TOMORROW, NEVER = "2026-11-24", "2026-11-25", "2026-11-26", "2999-12-31"
 
 
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("media")
 
 
 @pytest.fixture
 def frozen():
     with time_machine.travel(NOW, tick=False) as traveller:
         yield traveller
-
-
-@pytest.fixture
-def medical(org):
-    return services.expiry_date_type_create(organization=org, name="Medical", may_never_expire=True)
 
 
 @pytest.fixture

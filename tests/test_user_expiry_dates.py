@@ -3,7 +3,6 @@ expiry dates" and the user expiry date rows of "States and transitions")."""
 
 import datetime as dt
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 import time_machine
@@ -23,15 +22,7 @@ ITEM_KEYS = ["id", "name", "expiry_date", "expired", "image_required", "has_imag
 PAST, FUTURE, NEVER = "2020-01-31", "2990-06-30", "2999-12-31"
 
 
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path) -> Path:
-    settings.MEDIA_ROOT = tmp_path
-    return tmp_path
-
-
-@pytest.fixture
-def medical(org):
-    return services.expiry_date_type_create(organization=org, name="Medical", may_never_expire=True)
+pytestmark = pytest.mark.usefixtures("media")
 
 
 @pytest.fixture

@@ -242,6 +242,18 @@ def test_bodies_state_types_required_fields_and_refuse_other_names(document):
     assert schema["properties"]["address"]["properties"]["city"]["maxLength"] == 100
 
 
+def test_a_created_item_links_to_the_operations_on_it(document):
+    links = document["paths"]["/users"]["post"]["responses"]["201"]["links"]
+    operation_ids = {
+        op["operationId"]: (method, path) for path, item in document["paths"].items() for method, op in item.items()
+    }
+
+    assert {operation_ids[link["operationId"]] for link in links.values()} == {
+        (method, "/users/{id}") for method in document["paths"]["/users/{id}"]
+    }
+    assert all(link["parameters"] == {"id": "$response.body#/data/id"} for link in links.values())
+
+
 def test_the_token_endpoint_is_documented_in_oauth_form(document):
     operation = document["paths"]["/oauth/token"]["post"]
 

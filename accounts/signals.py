@@ -31,7 +31,10 @@ def _restamp(keys: list[str], using: str) -> None:
 
 @receiver([post_save, post_delete], sender=ApiToken)
 def restamp_token(sender, instance: ApiToken, using, **kwargs):
-    _restamp([token_cache.organization_key(instance.organization_id)], using)
+    # The OAuth client's stamp is in every row of this token, even one cached under another organization.
+    _restamp(
+        [token_cache.organization_key(instance.organization_id), token_cache.client_key(instance.application_id)], using
+    )
 
 
 @receiver([post_save, post_delete], sender=Organization)

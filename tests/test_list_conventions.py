@@ -446,8 +446,10 @@ def test_the_largest_64_bit_offset_gives_an_empty_page(api, org, group_endpoint)
     group_endpoint.make(org, "Senior")
     offset = 2**63 - 1
 
-    body = api.get(group_endpoint.path, {"offset": offset}).json()
+    response = api.get(group_endpoint.path, {"offset": offset})
 
+    assert response.status_code == 200, response.content
+    body = response.json()
     assert body["data"] == []
     assert body["meta"] == {"count": 0, "limit": 100, "offset": offset, "has_more": False}
 

@@ -26,6 +26,7 @@ import math
 import sys
 import time
 import zoneinfo
+from pathlib import Path
 from urllib.parse import urlencode
 
 from server import (
@@ -43,6 +44,7 @@ from server import (
 )
 
 PAGE = 500
+RESULTS_ROOT = Path(__file__).resolve().parents[1]  # the project's root
 BLOCKS = (
     "email,address,phone,user_groups,roles,expiry_dates,account,misc_info,"
     "personal_identification_number,internal_notes,emergency_contact,access_card"
@@ -478,6 +480,78 @@ def count_queries(env: dict[str, str], token: dict) -> dict:
     )
 
 
+class UsersListBench:
+    """The users measurement on a prepared bench database (bench/server.py's prepare_bench_database) and a
+    server of it: the seeded organization and its tokens are made first, then `measure` runs on a server
+    started afterwards. bench/run.py uses this to run both ratios on one database and one server."""
+
+    def __init__(self, env: dict[str, str], *, members: int = 2000, n: int = 80, warmup: int = 8):
+        if members < 4 * PAGE:
+            raise ValueError(f"members must be at least {4 * PAGE} (four full pages)")
+        self.env, self.n, self.warmup = env, n, warmup
+        self.made = seed(env, members)
+        token_count = max(MIN_TOKENS, math.ceil((n + warmup) / (CALLS_PER_TOKEN - 1)))
+        log(f"creating {token_count + 1} tokens of the measured organization")
+        owner = {"organization": {"id": self.made["organization_id"]}, "admin": {"username": self.made["admin"]}}
+        self.query_token, *self.tokens = create_tokens(env, owner, token_count + 1)
+
+    def measure(self, client, port: int, *, max_seconds: float = 75) -> dict:
+        """The API beside the baseline, on a running server; the result with its ratios."""
+        address = f"http://{HOST}:{port}{API}/users"
+        baseline = Baseline(self.env["DATABASE_URL"], self.made["organization_id"], address)
+        try:
+            result = measure(client, baseline, self.tokens, n=self.n, warmup=self.warmup, max_seconds=max_seconds)
+        finally:
+            baseline.close()
+        api, base = result["api"], result["baseline"]
+        for name in ("median", "p90", "mean"):
+            result[f"ratio_{name}"] = round(api[f"{name}_ms"] / base[f"{name}_ms"], 2)
+        return result
+
+    def document(self, result: dict, *, workers: int) -> dict:
+        """The results document: the measurement, the queries of one page (counted after the server
+        stopped), the machine."""
+        log("counting queries")
+        queries = count_queries(self.env, self.query_token)
+        return {
+            "what": (
+                f"GET {API}/users?limit={PAGE}&offset=0|500|1000|1500&include=<12 blocks> beside one psycopg "
+                "connection with hand-written SQL building the same document, alternating"
+            ),
+            "server": f"gunicorn config.wsgi, {workers} sync workers, 127.0.0.1, PostgreSQL, Redis cache",
+            "members": self.made["members"],
+            "include": BLOCKS,
+            "warmup_rounds": self.warmup,
+            "tokens_rotated": len(self.tokens),
+            **result,
+            "queries_per_api_page": queries["count"],
+            "queries_sql": queries["sql"],
+            "machine": machine(),
+            "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+
+
+def run_users_list(
+    *, n: int = 80, warmup: int = 8, members: int = 2000, workers: int = 2, max_seconds: float = 75
+) -> dict:
+    """The whole users measurement on its own database and server (BENCH_DB, BENCH_REDIS_URL); returns the
+    results document (also written to bench/results/users_list.json): `ratio_median`, `ratio_p90`,
+    `ratio_mean`, `api` and `baseline` ({n, median_ms, p90_ms, mean_ms, ...}), `queries_per_api_page`."""
+    run_started = time.monotonic()
+    env, _world = prepare_bench_database()
+    bench = UsersListBench(env, members=members, n=n, warmup=warmup)
+    server = Gunicorn(env, workers=workers)
+    try:
+        client = server.start()
+        result = bench.measure(client, server.port, max_seconds=max_seconds)
+    finally:
+        server.stop()
+    document = bench.document(result, workers=workers)
+    document["total_run_s"] = round(time.monotonic() - run_started, 1)
+    document["written"] = str(write_results("users_list.json", document).relative_to(RESULTS_ROOT))
+    return document
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=80, help="measured rounds, one API call and one baseline each (80)")
@@ -489,53 +563,12 @@ def main() -> int:
     if args.n < 1 or args.warmup < 0 or args.members < 4 * PAGE:
         parser.error("--n must be at least 1, --warmup at least 0 and --members at least 2000 (four full pages)")
     stop_on_sigterm()
-
-    run_started = time.monotonic()
-    env, _world = prepare_bench_database()
-    made = seed(env, args.members)
-    organization_id = made["organization_id"]
-    token_count = max(MIN_TOKENS, math.ceil((args.n + args.warmup) / (CALLS_PER_TOKEN - 1)))
-    log(f"creating {token_count + 1} tokens of the measured organization")
-    owner = {"organization": {"id": organization_id}, "admin": {"username": made["admin"]}}
-    tokens = create_tokens(env, owner, token_count + 1)
-    query_token, tokens = tokens[0], tokens[1:]
-
-    server = Gunicorn(env, workers=args.workers)
-    baseline = None
-    try:
-        client = server.start()
-        baseline = Baseline(env["DATABASE_URL"], organization_id, f"http://{HOST}:{server.port}{API}/users")
-        result = measure(client, baseline, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
-    finally:
-        if baseline is not None:
-            baseline.close()
-        server.stop()
-    log("counting queries")
-    queries = count_queries(env, query_token)
-
-    api, base = result["api"], result["baseline"]
-    for name in ("median", "p90", "mean"):
-        result[f"ratio_{name}"] = round(api[f"{name}_ms"] / base[f"{name}_ms"], 2)
-    document = {
-        "what": (
-            f"GET {API}/users?limit={PAGE}&offset=0|500|1000|1500&include=<12 blocks> beside one psycopg "
-            "connection with hand-written SQL building the same document, alternating"
-        ),
-        "server": f"gunicorn config.wsgi, {args.workers} sync workers, 127.0.0.1, PostgreSQL, Redis cache",
-        "members": made["members"],
-        "include": BLOCKS,
-        "warmup_rounds": args.warmup,
-        "tokens_rotated": len(tokens),
-        **result,
-        "queries_per_api_page": queries["count"],
-        "queries_sql": queries["sql"],
-        "machine": machine(),
-        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "total_run_s": round(time.monotonic() - run_started, 1),
-    }
-    path = write_results("users_list.json", document)
-    print_table(result, queries)
-    print(f"\nwritten: {path.relative_to(path.parents[2])} (whole run {document['total_run_s']}s)")
+    document = run_users_list(
+        n=args.n, warmup=args.warmup, members=args.members, workers=args.workers, max_seconds=args.max_seconds
+    )
+    print_table(document, {"count": document["queries_per_api_page"]})
+    print(f"load average (1, 5, 15 min) at the end: {document['machine']['load_average_1_5_15']}")
+    print(f"\nwritten: {document['written']} (whole run {document['total_run_s']}s)")
     return 0
 
 

@@ -3,7 +3,9 @@
 import datetime as dt
 
 import pytest
+from jsonschema import Draft202012Validator
 
+from accounts.api.user_presenters import UserPresenter
 from accounts.models import MemberRole, UserEmail, UserExpiryDate, UserGroup
 from accounts.services import expiry_date_type_create
 from economy.models import Transaction
@@ -177,3 +179,16 @@ def test_plain_blocks_need_only_users_read(make_api, org, full):
     reader = make_api(org, rights={"users": "r"})
     data = reader.get("/users", {"include": ",".join(PLAIN)}).json()["data"]
     assert all(block in data[0] for block in PLAIN)
+
+
+def test_replies_with_every_block_conform_to_the_presenters_schema(api, org, full):
+    """What GET /users and GET /users/{id} send is what UserPresenter.json_schema() documents (filled and
+    empty blocks alike)."""
+    MemberFactory(organization=org)  # a member with every block empty
+    validator = Draft202012Validator(UserPresenter.json_schema())
+    listed = api.get("/users", {"include": ",".join(PLAIN + SENSITIVE)}).json()["data"]
+    one = get_blocks(api, full, *PLAIN, *SENSITIVE)
+    assert len(listed) == 3 and one["id"] == full.user_id  # the admin, the filled member, the empty one
+    for item in (*listed, one):
+        assert [error.message for error in validator.iter_errors(item)] == []
+        assert set(item) == {*UserPresenter.fields, *PLAIN, *SENSITIVE}

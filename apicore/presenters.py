@@ -276,6 +276,11 @@ def text_or_none(value: str | None) -> str | None:
     return value or None
 
 
+def iso_date(value: dt.date | None) -> str | None:
+    """A date as the API writes it (YYYY-MM-DD), or None."""
+    return None if value is None else value.isoformat()
+
+
 def ref_or_none(id_: int | None, name: str | None) -> dict | None:
     """A reference `{id, name}` to a related record, or None."""
     return None if id_ is None else {"id": id_, "name": name}

@@ -252,11 +252,12 @@ def test_expired_is_against_the_contexts_today(org):
         items = presenter.page(rows, offset=0, limit=10)
         assert [(i["name"], i["expiry_date"], i["expired"]) for i in items] == [
             ("Licence", None, None),
-            ("Medical", TODAY, expired),
+            ("Medical", TODAY.isoformat(), expired),
         ]
         for item in items:
-            conforms(UserExpiryDatePresenter, {**item, "expiry_date": item["expiry_date"] and str(item["expiry_date"])})
+            conforms(UserExpiryDatePresenter, item)
         listed = ExpiryDateListPresenter(context=PresenterContext(today=today)).page(
             UserExpiryDate.objects.filter(member=member), offset=0, limit=10
         )
         assert listed[0]["expired"] is expired and listed[0]["user"]["id"] == member.user_id
+        conforms(ExpiryDateListPresenter, listed[0])

@@ -1,7 +1,7 @@
 """Presenters of users' expiry dates (Main API v5). `expired` is the date alone against the context's today
 (the organization's, in its timezone)."""
 
-from apicore.presenters import BOOLEAN, DATE, INTEGER, REF, STRING, Field, Presenter, nullable
+from apicore.presenters import BOOLEAN, DATE, INTEGER, REF, STRING, Field, Presenter, iso_date, nullable
 
 from ..expiry import date_expired
 from .presenters import full_name, name_columns
@@ -22,7 +22,7 @@ class ExpiryDateListPresenter(Presenter):
             compute=lambda id_, *name: {"id": id_, "name": full_name(*name)},
         ),
         "type": Field(REF, "type_id", "type__name", compute=lambda id_, name: {"id": id_, "name": name}),
-        "expiry_date": Field(DATE, "expiry_date"),
+        "expiry_date": Field(DATE, "expiry_date", compute=iso_date),
         "expired": Field(BOOLEAN, "expiry_date", compute=_expired, uses_context=True),
         "image_required": Field(BOOLEAN, "type__image_required"),
         "has_image": Field(BOOLEAN, "image", compute=bool),
@@ -36,7 +36,7 @@ class UserExpiryDatePresenter(Presenter):
     fields = {
         "id": Field(INTEGER, "id"),
         "name": Field(STRING, "name"),
-        "expiry_date": Field(nullable(DATE), "expiry_date"),
+        "expiry_date": Field(nullable(DATE), "expiry_date", compute=iso_date),
         "expired": Field(nullable(BOOLEAN), "expiry_date", compute=_expired, uses_context=True),
         "image_required": Field(BOOLEAN, "image_required"),
         "has_image": Field(BOOLEAN, "date_image", compute=bool),

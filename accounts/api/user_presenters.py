@@ -21,6 +21,7 @@ from apicore.presenters import (
     Related,
     array,
     enum,
+    iso_date,
     nullable,
     obj,
     ref,
@@ -43,10 +44,6 @@ def _text(path: str, block: type = Field, **options):
 
 def _money(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
-
-
-def _date(value) -> str | None:
-    return None if value is None else value.isoformat()
 
 
 def _last_first_name(first_name: str, particle: str, last_name: str) -> str:
@@ -196,7 +193,7 @@ class UserPresenter(Presenter):
             compute=lambda number, code, expiry_date: {
                 "number": number or None,
                 "code": code or None,
-                "expiry_date": _date(expiry_date),
+                "expiry_date": iso_date(expiry_date),
             },
             extra_modules=SENSITIVE,
         ),

@@ -51,3 +51,23 @@ def test_the_lookup_is_prepared_on_postgresql(api):
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%secret_hash%"])
         assert cursor.fetchone()[0] == 1
+
+
+def test_a_model_with_init_signals_is_built_through_from_db(api, org):
+    from django.db.models.signals import post_init
+
+    from accounts.models import Organization
+
+    seen = []
+
+    def receiver(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(receiver, sender=Organization)
+    try:
+        token = find_token_row(credential_hash=secret_hash(api.secret), now=clock.now()).instance()
+    finally:
+        post_init.disconnect(receiver, sender=Organization)
+
+    assert seen == [token.organization]
+    assert token.organization.name == org.name and not token.organization.get_deferred_fields()

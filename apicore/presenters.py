@@ -250,7 +250,7 @@ class Presenter:
 
     def _row_reader(self, name: str, value: Value) -> Callable[[tuple, dict], Any]:
         """A function of (row, loaded related elements) giving the value, made once per presenter."""
-        positions, compute, context_of = self._positions, value.compute, (lambda: self.context)
+        positions, compute, context = self._positions, value.compute, self.context
         if value.related is not None:
             position = positions[_column_name(value.related.key)]
             return lambda row, related: related[name].get(row[position], [])
@@ -260,11 +260,11 @@ class Presenter:
             if compute is _same:
                 return lambda row, _related: row[index]
             if value.uses_context:
-                return lambda row, _related: compute(context_of(), row[index])
+                return lambda row, _related: compute(context, row[index])
             return lambda row, _related: compute(row[index])
         getter = itemgetter(*indexes)
         if value.uses_context:
-            return lambda row, _related: compute(context_of(), *getter(row))
+            return lambda row, _related: compute(context, *getter(row))
         return lambda row, _related: compute(*getter(row))
 
 

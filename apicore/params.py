@@ -18,7 +18,9 @@ from .exceptions import FieldProblem
 INVALID = ErrorCode.INVALID_PARAMETER.code
 INVALID_DATE = ErrorCode.INVALID_DATE.code
 DATE_FORM = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-INT_FORM = re.compile(r"^-?[0-9]{1,18}$")
+INT_FORM = re.compile(r"^-?[0-9]+$")
+# At most 18 digits: `offset + limit + 1` stays inside PostgreSQL's 64-bit LIMIT/OFFSET (docs/decisions.md).
+INT_LIMIT = 10**18 - 1
 
 
 class ParamError(ValueError):
@@ -30,6 +32,8 @@ class ParamError(ValueError):
 def parse_int(raw: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     if not INT_FORM.match(raw):
         raise ParamError("must be a whole number")
+    if len(raw.lstrip("-")) > 18:
+        raise ParamError(f"must be at most {INT_LIMIT} and at least -{INT_LIMIT}")
     value = int(raw)
     if minimum is not None and value < minimum:
         raise ParamError(f"must be at least {minimum}")
@@ -83,11 +87,11 @@ class Parameter:
 class IntParameter(Parameter):
     def __init__(self, *, minimum: int | None = None, maximum: int | None = None, description: str = ""):
         self.minimum, self.maximum, self.description = minimum, maximum, description
-        self.schema = {"type": "integer"}
-        if minimum is not None:
-            self.schema["minimum"] = minimum
-        if maximum is not None:
-            self.schema["maximum"] = maximum
+        self.schema = {
+            "type": "integer",
+            "minimum": -INT_LIMIT if minimum is None else minimum,
+            "maximum": INT_LIMIT if maximum is None else maximum,
+        }
 
     def parse(self, raw: str) -> int:
         return parse_int(raw, minimum=self.minimum, maximum=self.maximum)
@@ -108,7 +112,8 @@ class NamesParameter(Parameter):
 
     def __init__(self, choices: list[str], *, what: str, description: str = ""):
         self.choices, self.what, self.description = list(choices), what, description
-        self.schema = {"type": "string", "pattern": names_pattern(self.choices)}
+        # Without choices no value is right (a list without blocks refuses every `include`).
+        self.schema = {"type": "string", "pattern": names_pattern(self.choices)} if self.choices else {"not": {}}
 
     def parse(self, raw: str) -> list[str]:
         names = parse_names(raw)
@@ -119,7 +124,7 @@ class NamesParameter(Parameter):
 
 
 def names_pattern(choices: list[str]) -> str:
-    one = "|".join(re.escape(choice) for choice in choices) or "(?!)"
+    one = "|".join(re.escape(choice) for choice in choices)
     return f"^ *({one}) *( *, *({one}) *)*$"
 
 
@@ -152,7 +157,7 @@ class Search(Filter):
 
 @dataclass(frozen=True)
 class Int(Filter):
-    schema = {"type": "integer", "minimum": -(10**18) + 1, "maximum": 10**18 - 1}
+    schema = {"type": "integer", "minimum": -INT_LIMIT, "maximum": INT_LIMIT}
 
     def parse(self, raw: str) -> int:
         return parse_int(raw)

@@ -83,6 +83,8 @@ class Text(Field):
             # "" is text already; only null needs adding.
             schema.pop("minLength")
             schema["type"] = ["string", "null"]
+            if "pattern" in schema:
+                schema["pattern"] = f"(?:{schema['pattern']})|^$"
         return schema
 
     def value_schema(self) -> dict:
@@ -122,6 +124,9 @@ class Int(Field):
         }
 
     def convert(self, value, path, problems):
+        # 7.0 is the whole number 7 in JSON (and in JSON Schema's "integer"); 7.5 is not.
+        if isinstance(value, float) and value.is_integer() and abs(value) <= 2**63:
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise Invalid("must be a whole number")
         if not INT64_MIN <= value <= INT64_MAX:

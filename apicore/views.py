@@ -249,7 +249,7 @@ class Endpoint(APIView):
         if any(getattr(p, "schema", {}).get("format") == "date" for p in parameters.values()):
             errors.append(ErrorCode.INVALID_DATE)
         if body is not None:
-            errors += [ErrorCode.BODY_NOT_OBJECT, ErrorCode.INVALID_FIELD]
+            errors += [ErrorCode.BODY_NOT_OBJECT, *body.error_codes()]
         if cls.addresses_item() or cls.parent_model is not None:
             errors.append(ErrorCode.NOT_FOUND)
         errors += cls.errors.get(method, ())

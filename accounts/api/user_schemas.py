@@ -13,6 +13,8 @@ DIGITS = re.compile(r"^[0-9]+$")
 class Digits(s.Text):
     """Text of the digits 0-9 only (str.isdigit would also take '²' and other scripts' digits)."""
 
+    pattern = DIGITS.pattern
+
     def convert(self, value, path, problems):
         value = super().convert(value, path, problems)
         if not DIGITS.match(value):
@@ -20,7 +22,15 @@ class Digits(s.Text):
         return value
 
 
+class CountryCode(s.Text):
+    """46, +46 or 0046; the service stores the digits."""
+
+    pattern = r"^(?:\+|00)?[1-9][0-9]{0,2}$"
+
+
 class Email(s.Text):
+    format = "email"
+
     def __init__(self, **kwargs):
         super().__init__(max_length=254, **kwargs)
 
@@ -53,8 +63,8 @@ def _contact(emptiable: bool) -> dict[str, s.Field]:
                 "work": s.Text(max_length=40, **text),
                 "mobile": s.Obj(
                     {
-                        # The form (46, +46 or 0046) is checked by the service, which stores the digits.
-                        "country_code": s.Text(max_length=5, **text),
+                        # The form is checked by the service (with the organization's other checks).
+                        "country_code": CountryCode(max_length=5, **text),
                         "initial_number": Digits(max_length=10, **text),
                         "number": Digits(max_length=20, **text),
                     },

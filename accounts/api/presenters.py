@@ -21,7 +21,7 @@ from apicore.presenters import (
 
 from ..models import MODULES
 from ..models.token import RIGHT_VALUES
-from ..models.user import join_name
+from ..models.user import full_name_of as full_name
 
 # The columns of a login's display name, and the name as User.full_name gives it.
 NAME_COLUMNS = ("name", "first_name", "last_name_particle", "last_name", "username")
@@ -29,10 +29,6 @@ NAME_COLUMNS = ("name", "first_name", "last_name_particle", "last_name", "userna
 
 def name_columns(path: str) -> tuple[str, ...]:
     return tuple(f"{path}__{column}" for column in NAME_COLUMNS)
-
-
-def full_name(name: str, first_name: str, particle: str, last_name: str, username: str) -> str:
-    return name or join_name(first_name, particle, last_name) or username
 
 
 class TokenPresenter(Presenter):

@@ -30,6 +30,7 @@ from apicore.presenters import (
 
 from ..expiry import date_expired
 from ..models import Member, MemberRole, Role, UserEmail, UserExpiryDate
+from ..models.user import last_first_name_of
 from ..selectors import balance_expression, invalid_email_exists
 
 SENSITIVE = ("users_sensitive",)
@@ -44,12 +45,6 @@ def _text(path: str, block: type = Field, **options):
 
 def _money(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
-
-
-def _last_first_name(first_name: str, particle: str, last_name: str) -> str:
-    # As User.last_first_name.
-    first = " ".join(part for part in (first_name, particle) if part)
-    return f"{last_name}, {first}" if first else last_name
 
 
 # --- Related blocks: one query per page each ------------------------------------------------------------
@@ -111,7 +106,7 @@ class UserPresenter(Presenter):
         "last_name_particle": _text("user__last_name_particle"),
         "last_name": Field(STRING, "user__last_name"),
         "last_first_name": Field(
-            STRING, "user__first_name", "user__last_name_particle", "user__last_name", compute=_last_first_name
+            STRING, "user__first_name", "user__last_name_particle", "user__last_name", compute=last_first_name_of
         ),
         "membership": ref("membership"),
         "active": Field(BOOLEAN, "active"),

@@ -7,6 +7,16 @@ def join_name(*parts: str) -> str:
     return " ".join(part for part in parts if part)
 
 
+def full_name_of(name: str, first_name: str, particle: str, last_name: str, username: str) -> str:
+    """A login's display name from its columns (presenters read columns, not instances)."""
+    return name or join_name(first_name, particle, last_name) or username
+
+
+def last_first_name_of(first_name: str, particle: str, last_name: str) -> str:
+    first = join_name(first_name, particle)
+    return f"{last_name}, {first}" if first else last_name
+
+
 class User(AbstractUser):
     """One login per person, shared by every organization the person is a member of.
 
@@ -55,12 +65,11 @@ class User(AbstractUser):
 
     @property
     def full_name(self) -> str:
-        return self.name or join_name(self.first_name, self.last_name_particle, self.last_name) or self.username
+        return full_name_of(self.name, self.first_name, self.last_name_particle, self.last_name, self.username)
 
     @property
     def last_first_name(self) -> str:
-        first = join_name(self.first_name, self.last_name_particle)
-        return f"{self.last_name}, {first}" if first else self.last_name
+        return last_first_name_of(self.first_name, self.last_name_particle, self.last_name)
 
     def created_by(self, organization_id: int) -> bool:
         """Logins made by an organization carry its id as the username's prefix."""

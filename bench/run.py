@@ -20,7 +20,6 @@ import time
 import users_list
 from server import (
     API,
-    HOST,
     Gunicorn,
     create_tokens,
     django_script,
@@ -157,57 +156,6 @@ def token_document(result: dict, queries: dict, args, tokens: list[dict]) -> dic
     }
 
 
-class UsersPart:
-    """bench/users_list.py's measurement, on this run's database and server."""
-
-    def __init__(self, env: dict[str, str], args):
-        self.env, self.args = env, args
-        self.made = users_list.seed(env, args.members)
-        count = max(
-            users_list.MIN_TOKENS, math.ceil((args.users_n + args.users_warmup) / (users_list.CALLS_PER_TOKEN - 1))
-        )
-        log(f"creating {count + 1} tokens of the measured organization")
-        owner = {"organization": {"id": self.made["organization_id"]}, "admin": {"username": self.made["admin"]}}
-        self.query_token, *self.tokens = create_tokens(env, owner, count + 1)
-
-    def measure(self, client, port: int) -> dict:
-        address = f"http://{HOST}:{port}{API}/users"
-        baseline = users_list.Baseline(self.env["DATABASE_URL"], self.made["organization_id"], address)
-        try:
-            args = self.args
-            return users_list.measure(
-                client,
-                baseline,
-                self.tokens,
-                n=args.users_n,
-                warmup=args.users_warmup,
-                max_seconds=args.users_max_seconds,
-            )
-        finally:
-            baseline.close()
-
-    def document(self, result: dict, queries: dict) -> dict:
-        api, base = result["api"], result["baseline"]
-        for name in ("median", "p90", "mean"):
-            result[f"ratio_{name}"] = round(api[f"{name}_ms"] / base[f"{name}_ms"], 2)
-        return {
-            "what": (
-                f"GET {API}/users?limit={users_list.PAGE}&offset=0|500|1000|1500&include=<12 blocks> beside one "
-                "psycopg connection with hand-written SQL building the same document, alternating"
-            ),
-            "server": f"gunicorn config.wsgi, {self.args.workers} sync workers, 127.0.0.1, PostgreSQL, Redis cache",
-            "members": self.made["members"],
-            "include": users_list.BLOCKS,
-            "warmup_rounds": self.args.users_warmup,
-            "tokens_rotated": len(self.tokens),
-            **result,
-            "queries_per_api_page": queries["count"],
-            "queries_sql": queries["sql"],
-            "machine": machine(),
-            "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        }
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=400, help="measured calls of each kind (default 400)")
@@ -222,8 +170,6 @@ def main() -> int:
     args = parser.parse_args()
     if args.n < 1 or args.warmup < 0 or args.users_n < 1 or args.users_warmup < 0:
         parser.error("--n and --users-n must be at least 1, the warm-ups at least 0")
-    if args.members < 4 * users_list.PAGE:
-        parser.error(f"--members must be at least {4 * users_list.PAGE} (four full pages)")
     stop_on_sigterm()
 
     run_started = time.monotonic()
@@ -231,13 +177,15 @@ def main() -> int:
     token_count = math.ceil((args.n + args.warmup) / CALLS_PER_TOKEN)
     log(f"creating {token_count + 1} tokens")
     query_token, *tokens = create_tokens(env, world, token_count + 1)
-    users = None if args.no_users else UsersPart(env, args)
+    users = None
+    if not args.no_users:
+        users = users_list.UsersListBench(env, members=args.members, n=args.users_n, warmup=args.users_warmup)
 
     server = Gunicorn(env, workers=args.workers)
     try:
         client = server.start()
         result = measure(client, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
-        users_result = users.measure(client, server.port) if users else None
+        users_result = users.measure(client, server.port, max_seconds=args.users_max_seconds) if users else None
     finally:
         server.stop()
     log("counting queries")
@@ -247,11 +195,10 @@ def main() -> int:
     print_table(result, document["queries"])
     written = [path]
     if users:
-        users_queries = users_list.count_queries(env, users.query_token)
-        users_document = users.document(users_result, users_queries)
+        users_document = users.document(users_result, workers=args.workers)
         users_document["total_run_s"] = document["total_run_s"]
         written.append(write_results("users_list.json", users_document))
-        users_list.print_table(users_result, users_queries)
+        users_list.print_table(users_document, {"count": users_document["queries_per_api_page"]})
     print()
     print(f"load average (1, 5, 15 min) at the end: {document['machine']['load_average_1_5_15']}")
     print(f"ratio token/health (median): {result['ratio_median']:.2f}  (goal <= 2.0, stretch 1.5)")

@@ -4,10 +4,13 @@ import datetime as dt
 
 import pytest
 import time_machine
+from rest_framework.request import Request
 
+from accounts.api.auth_main_v5 import MainApiTokenAuthentication
 from accounts.models import ApiToken, MemberRole
 from accounts.services import api_token_delete
-from tests.conftest import assert_problem
+from apicore.exceptions import ApiError
+from tests.helpers import assert_problem
 
 INVALID_TOKEN = 'Bearer error="invalid_token"'
 LAST_DIRECT_SECOND = dt.datetime(2027, 12, 31, 22, 59, 59, tzinfo=dt.UTC)
@@ -46,6 +49,24 @@ def test_missing_authorization_is_unauthorized(api):
     response = api.client.get("/main/v5/token", secure=True)
 
     assert_unauthorized(response)
+    assert response["WWW-Authenticate"] == "Bearer"  # no credential: the plain challenge (RFC 6750 3.1)
+
+
+@pytest.mark.parametrize("header", [None, f"Token {'x' * 43}", "Basic dXNlcjpwYXNz", "Bearer", "Bearer   ", "bearer"])
+def test_without_a_bearer_credential_the_class_leaves_the_call_to_another(rf, header):
+    """So that two authentication classes can be chained; the view answers 401 when none recognised it."""
+    extra = {"HTTP_AUTHORIZATION": header} if header is not None else {}
+
+    assert MainApiTokenAuthentication().authenticate(Request(rf.get("/main/v5/token", **extra))) is None
+
+
+def test_a_refused_bearer_credential_raises_in_the_class(db, rf):
+    request = Request(rf.get("/main/v5/token", HTTP_AUTHORIZATION="Bearer not-a-token"))
+
+    with pytest.raises(ApiError) as refused:
+        MainApiTokenAuthentication().authenticate(request)
+
+    assert refused.value.headers["WWW-Authenticate"] == INVALID_TOKEN
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,9 @@ from oauth2_provider.models import AccessToken, RefreshToken
 
 from accounts.models import ApiToken, MemberRole
 from accounts.services import api_token_delete
-from tests.conftest import BASE, assert_problem, basic
+from tests.conftest import BASE, basic
 from tests.factories import MemberFactory
+from tests.helpers import assert_problem
 
 TOKEN_URL = f"{BASE}/oauth/token"
 FULL_SCOPE = (

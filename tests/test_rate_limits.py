@@ -2,7 +2,8 @@
 
 import pytest
 
-from tests.conftest import BASE, assert_problem, basic
+from tests.conftest import BASE, basic
+from tests.helpers import assert_problem
 
 LIMIT = 120
 FAILED_CHECKS = 20

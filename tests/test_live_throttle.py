@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from accounts.models import MODULES
+from accounts.models import MODULES, ApiToken
 from accounts.services import api_token_create
 from bench.server import (
     TOO_MANY_REQUESTS_CODE,
@@ -72,3 +72,47 @@ def test_exactly_120_calls_a_minute_pass_under_concurrency_across_workers(transa
     assert result.limited == CALLS - 119, summary
     assert dict(result.statuses) == {200: 119, 429: CALLS - 119}, summary
     assert dict(result.limited_codes) == {TOO_MANY_REQUESTS_CODE: CALLS - 119}, summary
+
+
+def test_a_change_reaches_every_worker_on_the_next_call(transactional_db, tmp_path, settings):
+    """The workers keep token rows in memory; a change made in another process (here: this one, committed,
+    with the production cache) renews the revision stamps in Redis, and every worker reads the row again
+    on its next call."""
+    from accounts.services import api_token_update
+
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": settings.TEST_REDIS_URL}
+    }
+    organization = OrganizationFactory()
+    token, secret = api_token_create(
+        organization=organization,
+        owner=make_admin(organization),
+        description="Live cache",
+        rights={module: "rw" for module in MODULES},
+    )
+    flush_redis(settings.TEST_REDIS_URL)
+    env = service_env(database_url=database_url_of(connection.settings_dict), redis_url=settings.TEST_REDIS_URL)
+    server = Gunicorn(env, workers=2, start_timeout=30, log_path=tmp_path / "gunicorn.log")
+
+    def descriptions(calls: int) -> set[str]:
+        return {client.get("/main/v5/token", bearer=access).json()["data"]["description"] for _ in range(calls)}
+
+    try:
+        client = server.start()
+        access, _reply = client.fetch_access_token(str(token.client_id), secret)
+        assert descriptions(30) == {"Live cache"}  # each worker has seen the credential more than twice
+        # Behind the signals' back: the workers answer from their cached rows.
+        ApiToken.objects.filter(pk=token.pk).update(description="Unseen")
+        cached = descriptions(8)
+
+        api_token_update(token=token, description="Renamed", rights={"users": "r"}, allowed_ips=[])
+        renamed = descriptions(8)
+        token.delete()
+        refused = [client.get("/main/v5/token", bearer=access).status for _ in range(8)]
+    finally:
+        server.stop()
+        flush_redis(settings.TEST_REDIS_URL)
+
+    assert cached == {"Live cache"}
+    assert renamed == {"Renamed"}
+    assert refused == [401] * 8

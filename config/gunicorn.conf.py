@@ -11,8 +11,8 @@ secure_scheme_headers: dict[str, str] = {}
 def post_worker_init(worker):
     """Once a worker has loaded the application: the objects of start-up (modules, URL patterns, models)
     move out of the garbage collector's sight, and full collections run less often. A request makes
-    many short-lived objects but few cycles; without this, a full collection walking every loaded module
-    now and then added tens of milliseconds to one call in a few hundred."""
+    many short-lived objects but few cycles; without this, collections walking every loaded module took
+    47-64 ms of a 500-member users page (issue 6's profile) and now and then a millisecond of a small call."""
     import gc
 
     gc.collect()

@@ -253,7 +253,9 @@ class Endpoint(APIView):
         if cls.addresses_item() or cls.parent_model is not None:
             errors.append(ErrorCode.NOT_FOUND)
         errors += cls.errors.get(method, ())
-        doc = (getattr(cls, method).__doc__ or cls.__doc__ or "").strip().splitlines()
+        # A read is described by the endpoint's own docstring; a write by its method's ("Create an item.").
+        own, generic = cls.__doc__, getattr(cls, method).__doc__
+        doc = ((own if method == "get" else generic) or own or generic or "").strip().splitlines()
         return Operation(
             method=method,
             summary=doc[0] if doc else "",

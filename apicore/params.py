@@ -33,7 +33,9 @@ def parse_int(raw: str, *, minimum: int | None = None, maximum: int | None = Non
     if not INT_FORM.match(raw):
         raise ParamError("must be a whole number")
     if len(raw.lstrip("-")) > 18:
-        raise ParamError(f"must be at most {INT_LIMIT} and at least -{INT_LIMIT}")
+        if raw.startswith("-"):
+            raise ParamError(f"must be at least {-INT_LIMIT if minimum is None else minimum}")
+        raise ParamError(f"must be at most {INT_LIMIT if maximum is None else maximum}")
     value = int(raw)
     if minimum is not None and value < minimum:
         raise ParamError(f"must be at least {minimum}")

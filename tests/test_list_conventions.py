@@ -443,6 +443,4 @@ def test_an_offset_of_more_than_18_digits_is_400(api, group_endpoint, offset):
     response = api.get(group_endpoint.path, {"offset": offset})
 
     assert_problem(response, 400, 10005)
-    assert problem_messages(response) == {
-        "offset": "offset must be at most 999999999999999999 and at least -999999999999999999."
-    }
+    assert problem_messages(response) == {"offset": "offset must be at most 999999999999999999."}

@@ -10,10 +10,6 @@ from accounts.models import MODULES
 from accounts.services import api_token_create, expiry_date_type_create
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory, UserGroupFactory, make_admin
 
-# Not a fixture: kept importable from here only until test_authentication.py, test_oauth_token.py and
-# test_rate_limits.py import it from tests.helpers (their owners' change); define nothing else here.
-from tests.helpers import assert_problem  # noqa: F401
-
 BASE = "/main/v5"
 ALL_RIGHTS = {module: "rw" for module in MODULES}
 # A fixed instant for tests that count calls or move the clock; not on a whole second on purpose.

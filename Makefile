@@ -18,9 +18,9 @@ install: $(STAMP)
 run: install
 	./bin/run-demo
 
-## The whole test suite (PostgreSQL when DATABASE_URL points there).
+## The whole test suite on SQLite, then on PostgreSQL where one is up (bin/test).
 test: install
-	$(BIN)/pytest
+	./bin/test
 
 lint: install
 	$(BIN)/ruff check .

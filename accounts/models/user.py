@@ -1,6 +1,7 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 
 def join_name(*parts: str) -> str:
@@ -24,37 +25,39 @@ class User(AbstractUser):
     one club lives on Member.
     """
 
-    last_name_particle = models.CharField(max_length=50, blank=True)
+    last_name_particle = models.CharField(_("last name particle"), max_length=50, blank=True)
     # The full name, kept in a column so that lists can be searched and sorted by it in SQL.
-    name = models.CharField(max_length=320, blank=True, editable=False, db_index=True)
+    name = models.CharField(_("full name"), max_length=320, blank=True, editable=False, db_index=True)
     # A login stopped by support: the person cannot log in anywhere.
-    locked_login = models.BooleanField(default=False)
+    locked_login = models.BooleanField(_("login locked"), default=False)
 
-    street_address_1 = models.CharField(max_length=200, blank=True)
-    street_address_2 = models.CharField(max_length=200, blank=True)
-    postal_code = models.CharField(max_length=20, blank=True)
-    city = models.CharField(max_length=100, blank=True)
-    country = models.CharField(max_length=100, blank=True)
+    street_address_1 = models.CharField(_("street address"), max_length=200, blank=True)
+    street_address_2 = models.CharField(_("street address, line 2"), max_length=200, blank=True)
+    postal_code = models.CharField(_("postal code"), max_length=20, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=100, blank=True)
 
-    phone_home = models.CharField(max_length=40, blank=True)
-    phone_work = models.CharField(max_length=40, blank=True)
+    phone_home = models.CharField(_("home phone"), max_length=40, blank=True)
+    phone_work = models.CharField(_("work phone"), max_length=40, blank=True)
     # Country code stored as digits only ("46" whether written 46, +46 or 0046).
-    mobile_country_code = models.CharField(max_length=4, blank=True)
-    mobile_initial_number = models.CharField(max_length=10, blank=True)
-    mobile_number = models.CharField(max_length=20, blank=True)
+    mobile_country_code = models.CharField(_("mobile country code"), max_length=4, blank=True)
+    mobile_initial_number = models.CharField(_("mobile prefix"), max_length=10, blank=True)
+    mobile_number = models.CharField(_("mobile number"), max_length=20, blank=True)
 
-    personal_identification_number = models.CharField(max_length=20, blank=True)
-    emergency_contact_name = models.CharField(max_length=200, blank=True)
-    emergency_contact_phone = models.CharField(max_length=40, blank=True)
-    emergency_contact_relation = models.CharField(max_length=100, blank=True)
+    personal_identification_number = models.CharField(_("personal identity number"), max_length=20, blank=True)
+    emergency_contact_name = models.CharField(_("emergency contact"), max_length=200, blank=True)
+    emergency_contact_phone = models.CharField(_("emergency contact's phone"), max_length=40, blank=True)
+    emergency_contact_relation = models.CharField(_("emergency contact's relation"), max_length=100, blank=True)
 
-    ksak_member_number = models.CharField(max_length=20, null=True, blank=True, unique=True)
-    nlf_member_number = models.CharField(max_length=20, blank=True)
+    ksak_member_number = models.CharField(_("KSAK member number"), max_length=20, null=True, blank=True, unique=True)
+    nlf_member_number = models.CharField(_("NLF member number"), max_length=20, blank=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("username"), name="user_username_unique_any_case"),
         ]
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
 
     def save(self, *args, **kwargs):
         self.name = join_name(self.first_name, self.last_name_particle, self.last_name)
@@ -79,11 +82,15 @@ class User(AbstractUser):
 class UserEmail(models.Model):
     """At most two addresses per login, in order; a bounced address is marked invalid."""
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="emails")
-    position = models.PositiveSmallIntegerField()
-    address = models.EmailField()
-    invalid = models.BooleanField(default=False)
-    invalid_reason = models.CharField(max_length=200, blank=True)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="emails", verbose_name=_("user"))
+    position = models.PositiveSmallIntegerField(
+        _("position"),
+    )
+    address = models.EmailField(
+        _("address"),
+    )
+    invalid = models.BooleanField(_("invalid"), default=False)
+    invalid_reason = models.CharField(_("why invalid"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["user", "position"]
@@ -91,6 +98,8 @@ class UserEmail(models.Model):
             models.UniqueConstraint(fields=["user", "position"], name="user_email_position_once"),
             models.CheckConstraint(condition=models.Q(position__lt=2), name="user_email_at_most_two"),
         ]
+        verbose_name = _("email address")
+        verbose_name_plural = _("email addresses")
 
     def __str__(self) -> str:
         return self.address

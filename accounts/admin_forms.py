@@ -5,6 +5,7 @@ import ipaddress
 from django import forms
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from apicore.exceptions import ServiceError
 
@@ -32,11 +33,48 @@ _RightsFields = type(
 )
 
 
+class AddressListField(forms.CharField):
+    """Addresses or CIDR ranges, one a line in a text box; the value is the list that ApiToken.allowed_ips keeps.
+
+    The box shows a stored list one entry a line, whether the list comes from the token or the form's initial
+    data (a ModelForm puts the model field's list there), and an unchanged box is not a change.
+    """
+
+    widget = forms.Textarea(attrs={"rows": 4, "cols": 40})
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return "\n".join(str(entry) for entry in value)
+        return value
+
+    def to_python(self, value) -> list[str]:
+        text = super().to_python(value)
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+    def validate(self, value):
+        super().validate(value)
+        wrong = []
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                wrong.append(entry)
+        if wrong:
+            raise ValidationError(
+                _("Not an IP address or CIDR range: %(entries)s"), params={"entries": ", ".join(wrong)}, code="invalid"
+            )
+
+    def has_changed(self, initial, data) -> bool:
+        if self.disabled:
+            return False
+        initial_entries = initial if isinstance(initial, list | tuple) else self.to_python(initial or "")
+        return list(initial_entries) != self.to_python(data or "")
+
+
 class ApiTokenForm(_RightsFields, forms.ModelForm):
-    allowed_ips = forms.CharField(
+    allowed_ips = AddressListField(
         label="Allowed IP addresses",
         required=False,
-        widget=forms.Textarea(attrs={"rows": 4, "cols": 40}),
         help_text="One address or CIDR range (such as 192.0.2.0/24) per line. Empty allows every address.",
     )
 
@@ -50,23 +88,14 @@ class ApiTokenForm(_RightsFields, forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if not self.instance._state.adding:
+            # The token's own values, unless the page was opened with others (?rights_users=r): the ModelForm
+            # has already put the stored allowed_ips list there, which AddressListField shows one a line.
+            asked = kwargs.get("initial") or {}
             for module in MODULES:
-                self.initial.setdefault(rights_field(module), self.instance.rights.get(module, ""))
-            self.initial.setdefault("allowed_ips", "\n".join(self.instance.allowed_ips))
-
-    def clean_allowed_ips(self) -> list[str]:
-        entries = [line.strip() for line in self.cleaned_data["allowed_ips"].splitlines() if line.strip()]
-        wrong = []
-        for entry in entries:
-            try:
-                ipaddress.ip_network(entry, strict=False)
-            except ValueError:
-                wrong.append(entry)
-        if wrong:
-            raise ValidationError(
-                "Not an IP address or CIDR range: %(entries)s", params={"entries": ", ".join(wrong)}, code="invalid"
-            )
-        return entries
+                if rights_field(module) not in asked:
+                    self.initial[rights_field(module)] = self.instance.rights.get(module, "")
+            if "allowed_ips" not in asked:
+                self.initial["allowed_ips"] = list(self.instance.allowed_ips)
 
     def rights(self) -> dict[str, str]:
         return {module: self.cleaned_data.get(rights_field(module)) or "" for module in MODULES}

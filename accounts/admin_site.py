@@ -10,6 +10,7 @@ Every model admin of this site derives from `OrganizationScopedAdmin`, which doe
 
 from django.contrib import admin, messages
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
+from django.db.models.base import ModelBase
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -61,6 +62,17 @@ class OrganizationAdminSite(admin.AdminSite):
     index_title = _("Organization website")
     index_template = "admin/organization_index.html"
     login_form = OrganizationAdminLoginForm
+    # django-oauth-toolkit registers its own pages (applications, grants, access and refresh tokens) on the
+    # default site. Tokens are made, changed and deleted on our API token pages (an ApiToken owns its OAuth
+    # application); the library's pages let support edit those internals, and its "View on site" reverses an
+    # address that we do not serve (a 500). So this site leaves the library's models out.
+    hidden_apps = frozenset({"oauth2_provider"})
+
+    def register(self, model_or_iterable, admin_class=None, **options):
+        models = [model_or_iterable] if isinstance(model_or_iterable, ModelBase) else list(model_or_iterable)
+        kept = [model for model in models if model._meta.app_label not in self.hidden_apps]
+        if kept:
+            super().register(kept, admin_class, **options)
 
     # --- who is here, and in which organization ------------------------------------------------------------
 

@@ -1,0 +1,186 @@
+"""Issue 7, section 4: the organization website's defects found when it was tried as a new user would.
+
+The token pages are driven as a browser drives them: the page's HTML form is read (inputs, selects, text
+boxes as they are shown) and posted back, so that what the page shows is what is saved.
+"""
+
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib import admin as django_admin
+
+from accounts.models import ApiToken
+from tests.admin_fixtures import ADMIN, make_superuser, web
+
+TOKENS = f"{ADMIN}/accounts/apitoken"
+
+
+# --- a browser's view of a form ----------------------------------------------------------------------------
+
+
+class _FormReader(HTMLParser):
+    """The fields of the page's form with id `form_id` as a browser would send them (no file inputs)."""
+
+    def __init__(self, form_id: str):
+        super().__init__(convert_charrefs=True)
+        self.form_id = form_id
+        self.inside = False
+        self.data: dict[str, list[str]] = {}
+        self._select: str | None = None
+        self._select_first: str | None = None
+        self._select_chosen = False
+        self._textarea: str | None = None
+        self._text = ""
+        self._option: dict | None = None
+
+    def _add(self, name, value):
+        self.data.setdefault(name, []).append(value)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and attrs.get("id") == self.form_id:
+            self.inside = True
+        if not self.inside or "disabled" in attrs:
+            return
+        name = attrs.get("name")
+        if tag == "input" and name:
+            kind = attrs.get("type", "text")
+            if kind in ("checkbox", "radio"):
+                if "checked" in attrs:
+                    self._add(name, attrs.get("value", "on"))
+            elif kind not in ("file", "submit", "button", "image", "reset"):
+                self._add(name, attrs.get("value", ""))
+        elif tag == "select" and name:
+            self._select, self._select_first, self._select_chosen = name, None, False
+        elif tag == "option" and self._select:
+            self._option = attrs
+        elif tag == "textarea" and name:
+            self._textarea, self._text = name, ""
+
+    def handle_data(self, data):
+        if self._textarea is not None:
+            self._text += data
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self.inside:
+            self.inside = False
+        elif tag == "option" and self._option is not None:
+            value = self._option.get("value", "")
+            if self._select_first is None:
+                self._select_first = value
+            if "selected" in self._option:
+                self._add(self._select, value)
+                self._select_chosen = True
+            self._option = None
+        elif tag == "select" and self._select:
+            if not self._select_chosen and self._select_first is not None:
+                self._add(self._select, self._select_first)  # a single select sends its first option
+            self._select = None
+        elif tag == "textarea" and self._textarea is not None:
+            # HTML drops one newline right after <textarea>.
+            self._add(self._textarea, self._text.removeprefix("\n"))
+            self._textarea = None
+
+
+def browser_form(response, form_id: str) -> dict:
+    assert response.status_code == 200, response.content[:500]
+    reader = _FormReader(form_id)
+    reader.feed(response.content.decode())
+    assert reader.data, f"no form {form_id} on the page"
+    return {name: values if len(values) > 1 else values[0] for name, values in reader.data.items()}
+
+
+# --- an existing API token is saved as the page shows it ---------------------------------------------------
+
+
+@pytest.fixture
+def token_page(api, admin):
+    """An existing token with two allowed ranges, and its change page in the administrator's browser."""
+    api_token = api.token
+    ApiToken.objects.filter(pk=api_token.pk).update(
+        rights={"users": "r", "bookings": "rw"}, allowed_ips=["127.0.0.1", "10.0.0.0/8"]
+    )
+    client = web(admin)
+    return client, f"{TOKENS}/{api_token.pk}/change/", api_token.pk
+
+
+def test_the_token_page_shows_the_allowed_addresses_one_a_line(token_page):
+    client, url, _ = token_page
+
+    form = browser_form(client.get(url), "apitoken_form")
+
+    assert form["allowed_ips"].splitlines() == ["127.0.0.1", "10.0.0.0/8"]
+    assert (form["rights_users"], form["rights_bookings"], form["rights_objects"]) == ("r", "rw", "")
+
+
+def test_a_token_without_allowed_addresses_shows_an_empty_box(api, admin):
+    client = web(admin)
+
+    form = browser_form(client.get(f"{TOKENS}/{api.token.pk}/change/"), "apitoken_form")
+
+    assert form["allowed_ips"] == ""
+
+
+def test_an_existing_token_saved_unchanged_keeps_everything(token_page):
+    client, url, pk = token_page
+    before = ApiToken.objects.values("description", "rights", "allowed_ips").get(pk=pk)
+
+    response = client.post(url, browser_form(client.get(url), "apitoken_form"))
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert ApiToken.objects.values("description", "rights", "allowed_ips").get(pk=pk) == before
+
+
+def test_an_existing_token_saved_with_a_changed_right_changes_only_that(token_page):
+    client, url, pk = token_page
+    form = browser_form(client.get(url), "apitoken_form")
+    form["rights_objects"] = "r"
+
+    response = client.post(url, form)
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    token = ApiToken.objects.get(pk=pk)
+    assert token.rights == {"users": "r", "objects": "r", "bookings": "rw"}
+    assert token.allowed_ips == ["127.0.0.1", "10.0.0.0/8"]
+
+
+def test_a_wrong_address_on_an_existing_token_is_named(token_page):
+    client, url, pk = token_page
+    form = browser_form(client.get(url), "apitoken_form")
+    form["allowed_ips"] += "\nnot-an-address"
+
+    response = client.post(url, form)
+
+    assert response.status_code == 200
+    assert "Not an IP address or CIDR range: not-an-address" in response.content.decode()
+    assert ApiToken.objects.get(pk=pk).allowed_ips == ["127.0.0.1", "10.0.0.0/8"]
+
+
+# --- django-oauth-toolkit's own pages ----------------------------------------------------------------------
+
+
+OAUTH_MODELS = ["application", "accesstoken", "refreshtoken", "grant", "idtoken"]
+
+
+def test_the_oauth_librarys_models_are_not_on_the_site():
+    registered = {model._meta.app_label for model in django_admin.site._registry}
+
+    assert "oauth2_provider" not in registered
+
+
+@pytest.mark.parametrize("model", OAUTH_MODELS)
+def test_support_cannot_open_or_change_the_oauth_librarys_rows(api, model):
+    client = web(make_superuser())
+
+    assert client.get(f"{ADMIN}/oauth2_provider/{model}/").status_code == 404
+    assert client.get(f"{ADMIN}/oauth2_provider/{model}/1/change/").status_code in (302, 404)
+    assert client.post(f"{ADMIN}/oauth2_provider/{model}/1/delete/", {"post": "yes"}).status_code in (302, 404)
+
+
+def test_supports_index_and_token_pages_work_without_the_oauth_pages(api):
+    client = web(make_superuser())
+
+    index = client.get(f"{ADMIN}/")
+    assert index.status_code == 200
+    assert "oauth2_provider" not in index.content.decode()
+    assert client.get(f"{TOKENS}/{api.token.pk}/change/").status_code == 200

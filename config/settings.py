@@ -5,9 +5,11 @@ file-system Celery broker, so that `make run` needs no server.
 """
 
 import os
+import urllib.parse
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -132,6 +134,25 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 MEDIA_ROOT = VAR_DIR / "media"
+
+# Mail (the password reset). Production sets EMAIL_URL, read by dj-email-url: submission://user:password@host
+# (STARTTLS on 587) or smtp://user:password@host:465?ssl=true. Unset, each message is a file in VAR_DIR/mail
+# (what `make run` uses), so that nothing tries a mail server that is not there.
+_email_url = os.environ.get("EMAIL_URL", "")  # not a setting: it may hold a password (debug pages show settings)
+if _email_url:
+    _email = dj_email_url.parse(_email_url)
+    if "EMAIL_BACKEND" not in _email:  # dj-email-url would leave Django's SMTP to localhost:25
+        raise RuntimeError("EMAIL_URL: the scheme must be smtp, submission, console, file, memory or dummy")
+    if _email_url.startswith("file:"):
+        # dj-email-url drops the path's first slash; file:///srv/mail means /srv/mail.
+        _email["EMAIL_FILE_PATH"] = urllib.parse.urlparse(_email_url).path or str(VAR_DIR / "mail")
+    globals().update(_email)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],

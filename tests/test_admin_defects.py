@@ -4,13 +4,21 @@ The token pages are driven as a browser drives them: the page's HTML form is rea
 boxes as they are shown) and posted back, so that what the page shows is what is saved.
 """
 
+import json
+import logging
+import os
+import re
+import subprocess
+import sys
 from html.parser import HTMLParser
 
 import pytest
+from django.conf import settings
 from django.contrib import admin as django_admin
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, UserEmail
 from tests.admin_fixtures import ADMIN, make_superuser, web
+from tests.factories import MemberFactory
 
 TOKENS = f"{ADMIN}/accounts/apitoken"
 
@@ -184,3 +192,94 @@ def test_supports_index_and_token_pages_work_without_the_oauth_pages(api):
     assert index.status_code == 200
     assert "oauth2_provider" not in index.content.decode()
     assert client.get(f"{TOKENS}/{api.token.pk}/change/").status_code == 200
+
+
+# --- mail: a file under `make run`, EMAIL_URL in production --------------------------------------------------
+
+EMAIL_SETTINGS = [
+    "EMAIL_BACKEND",
+    "EMAIL_FILE_PATH",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "DEFAULT_FROM_EMAIL",
+]
+
+
+def settings_under(environment: dict) -> subprocess.CompletedProcess:
+    """config/settings.py read by a fresh process with this environment (as `make run` or a server reads it)."""
+    env = {key: value for key, value in os.environ.items() if key not in ("EMAIL_URL", "DEFAULT_FROM_EMAIL")}
+    code = (
+        "import json, config.settings as s; "
+        f"print(json.dumps({{name: getattr(s, name, None) for name in {EMAIL_SETTINGS!r}}}))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, **environment},
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def mail_settings(environment: dict) -> dict:
+    process = settings_under(environment)
+    assert process.returncode == 0, process.stderr
+    return json.loads(process.stdout)
+
+
+def test_without_email_url_a_password_reset_is_a_file_in_var_mail(db, client, settings, tmp_path, caplog):
+    """`make run` sets no EMAIL_URL: the member's reset mail is a file in var/mail, not a failed SMTP call."""
+    chosen = mail_settings({"VAR_DIR": str(tmp_path)})
+    assert chosen["EMAIL_BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert chosen["EMAIL_FILE_PATH"] == str(tmp_path / "mail")
+    settings.EMAIL_BACKEND, settings.EMAIL_FILE_PATH = chosen["EMAIL_BACKEND"], chosen["EMAIL_FILE_PATH"]
+    member = MemberFactory(user__username="1-asa", user__first_name="Åsa")
+    UserEmail.objects.create(user=member.user, position=0, address="asa@example.com")
+
+    with caplog.at_level(logging.WARNING):
+        response = client.post("/password-reset/", {"email": "asa@example.com"})
+
+    assert response.status_code == 302
+    (written,) = (tmp_path / "mail").iterdir()
+    text = written.read_text()
+    assert "To: asa@example.com" in text
+    assert "From: noreply@localhost" in text
+    assert re.search(r"http://testserver/password-reset/\S+/\S+", text)
+    assert not [record for record in caplog.records if "mail" in record.getMessage().lower()]
+
+
+def test_email_url_sets_the_mail_server_for_production():
+    chosen = mail_settings(
+        {
+            "EMAIL_URL": "submission://club%40example.com:s3cret%2Fpass@smtp.example.com",
+            "DEFAULT_FROM_EMAIL": "Flying club <noreply@example.com>",
+        }
+    )
+
+    assert chosen["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (chosen["EMAIL_HOST"], chosen["EMAIL_PORT"]) == ("smtp.example.com", 587)
+    assert (chosen["EMAIL_HOST_USER"], chosen["EMAIL_HOST_PASSWORD"]) == ("club@example.com", "s3cret/pass")
+    assert (chosen["EMAIL_USE_TLS"], chosen["EMAIL_USE_SSL"]) == (True, False)
+    assert chosen["DEFAULT_FROM_EMAIL"] == "Flying club <noreply@example.com>"
+
+
+def test_email_url_with_implicit_tls_and_a_file_folder():
+    smtps = mail_settings({"EMAIL_URL": "smtp://user:pw@mail.example.com:465?ssl=true"})
+    files = mail_settings({"EMAIL_URL": "file:///srv/flyclub/mail"})
+    console = mail_settings({"EMAIL_URL": "console://"})
+
+    assert (smtps["EMAIL_PORT"], smtps["EMAIL_USE_SSL"], smtps["EMAIL_USE_TLS"]) == (465, True, False)
+    assert files["EMAIL_FILE_PATH"] == "/srv/flyclub/mail"
+    assert console["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_a_mistyped_email_url_stops_the_service_instead_of_trying_localhost():
+    process = settings_under({"EMAIL_URL": "smpt://mail.example.com"})
+
+    assert process.returncode != 0
+    assert "EMAIL_URL" in process.stderr

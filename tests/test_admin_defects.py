@@ -17,8 +17,8 @@ from django.conf import settings
 from django.contrib import admin as django_admin
 
 from accounts.models import ApiToken, UserEmail
-from tests.admin_fixtures import ADMIN, make_superuser, web
-from tests.factories import MemberFactory
+from tests.admin_fixtures import ADMIN, listed, make_superuser, web
+from tests.factories import MemberFactory, MembershipFactory
 
 TOKENS = f"{ADMIN}/accounts/apitoken"
 
@@ -283,3 +283,46 @@ def test_a_mistyped_email_url_stops_the_service_instead_of_trying_localhost():
 
     assert process.returncode != 0
     assert "EMAIL_URL" in process.stderr
+
+
+# --- search folds letter case beyond ASCII -------------------------------------------------------------------
+
+MEMBERS = f"{ADMIN}/accounts/member"
+
+
+@pytest.fixture
+def nordic_members(org):
+    asa = MemberFactory(organization=org, member_number="2001", user__first_name="Åsa", user__last_name="Öberg")
+    UserEmail.objects.create(user=asa.user, position=0, address="ÅSA.ÖBERG@example.se")
+    ake = MemberFactory(organization=org, member_number="2002", user__first_name="Åke", user__last_name="Ström")
+    plain = MemberFactory(organization=org, member_number="2003", user__first_name="Asa", user__last_name="Berg")
+    return asa, ake, plain
+
+
+@pytest.mark.parametrize(
+    ("term", "found"),
+    [
+        ("åsa", ["2001"]),
+        ("ÅSA", ["2001"]),
+        ("öberg", ["2001"]),
+        ("åsa öberg", ["2001"]),  # every word, in any of the fields
+        ("STRÖM", ["2002"]),
+        ("åsa.öberg@", ["2001"]),  # the email address
+        ("asa", ["2003"]),  # å is not a
+        ("%", []),  # LIKE's wildcards are letters here
+        ("_", []),
+    ],
+)
+def test_member_search_folds_letter_case_of_every_alphabet(admin, nordic_members, term, found):
+    response = web(admin).get(f"{MEMBERS}/", {"q": term})
+
+    assert sorted(member.member_number for member in listed(response)) == found
+
+
+def test_membership_search_folds_letter_case_of_every_alphabet(org, admin):
+    MembershipFactory(organization=org, name="Årsmedlem")
+    MembershipFactory(organization=org, name="Arsmedlem")
+
+    response = web(admin).get(f"{ADMIN}/accounts/membership/", {"q": "årsMEDLEM"})
+
+    assert [group.name for group in listed(response)] == ["Årsmedlem"]

@@ -14,6 +14,7 @@ from pathlib import Path
 import polib
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.utils.functional import Promise
 
 from accounts.models import MemberRole
@@ -176,6 +177,13 @@ def test_the_member_list_speaks_the_browsers_language(admin, org, lang):
     assert f"<title>{MEMBER_LIST_TITLES[lang]} |" in html
     assert "member to change" not in html.lower()
     assert not re.search(r"\bBy (membership|active|locked)\b", html), "filter headings in English"
+
+
+def test_the_language_cookie_chooses_the_language_too(admin, org):
+    browser = web(admin)
+    browser.cookies[settings.LANGUAGE_COOKIE_NAME] = "nb"
+    page = browser.get(f"{ADMIN}/accounts/member/", HTTP_ACCEPT_LANGUAGE="en", secure=True)
+    assert f"<title>{MEMBER_LIST_TITLES['nb']} |" in page.content.decode()
 
 
 def test_the_member_list_in_swedish_says_medlem_not_member(admin, org):

@@ -44,13 +44,17 @@ KIND_DESCRIPTIONS = {
 
 
 class ErrorCode(Enum):
-    """(code, kind, title). The status comes from the kind, except where a code names its own."""
+    """(code, kind, title[, status]). The status comes from the kind, except where a code names its own: a
+    request too large to read is a problem of its body or address (kind `validation`, the same codes), but
+    HTTP has statuses of their own for it (413, 414), which clients and proxies understand."""
 
     HTTPS_REQUIRED = (10000, Kind.FORBIDDEN, "HTTPS is required")
     UNAUTHORIZED = (10001, Kind.UNAUTHORIZED, "Unauthorized")
     NO_MODULE_ACCESS = (10002, Kind.FORBIDDEN, "No access to the module")
     BODY_NOT_OBJECT = (10004, Kind.VALIDATION, "The request body must be a JSON object")
+    BODY_TOO_LARGE = (10004, Kind.VALIDATION, "The request body is too large", 413)
     INVALID_PARAMETER = (10005, Kind.VALIDATION, "Invalid parameter")
+    ADDRESS_TOO_LONG = (10005, Kind.VALIDATION, "The address is too long", 414)
     INVALID_FIELD = (10006, Kind.VALIDATION, "Invalid field")
     UNKNOWN_NAME = (10007, Kind.VALIDATION, "Unknown parameter or field")
     DATABASE_ERROR = (10010, Kind.INTERNAL, "Internal error")
@@ -93,7 +97,7 @@ class ErrorCode(Enum):
 
     @property
     def status(self) -> int:
-        return KIND_STATUS[self.kind]
+        return self.value[3] if len(self.value) > 3 else KIND_STATUS[self.kind]
 
 
 def codes_of_kind(kind: Kind) -> list["ErrorCode"]:

@@ -76,8 +76,12 @@ def ensure_ip_not_blocked(request) -> None:
 
 
 def count_failed_token_check(request) -> None:
+    """Counts one refused token of the caller's address. The count and the check are one atomic step: a
+    refusal past the limit raises 429 (10014) itself, so that calls racing past `ensure_ip_not_blocked`
+    together still give exactly FAILED_TOKEN_CHECKS_PER_IP refusals (401) in a window, never more."""
     window = _failed_checks_window(request)
-    counters.backend().increment(window.key, window.ttl)
+    if counters.backend().increment(window.key, window.ttl) > settings.FAILED_TOKEN_CHECKS_PER_IP:
+        raise _blocked(window)
 
 
 @dataclass(frozen=True)

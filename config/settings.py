@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apicore.middleware.RequestIdMiddleware",
+    "apicore.middleware.ApiRequestLimitsMiddleware",  # wrong Host, body over the limit: the API's own answer
     "apicore.middleware.TrustedProxySchemeMiddleware",
     "apicore.middleware.HttpsRequiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -201,6 +202,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_IGNORE_RESULT = True
+
+# Request size (DECISIONS.md, hostile input): a body over 1 MiB is refused (API: 413 10004, see
+# apicore.middleware.ApiRequestLimitsMiddleware); Django's default count of form and query fields stays.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 # API limits (DECISIONS.md: "Limits that the contract leaves open").
 MAIN_API_CALLS_PER_MINUTE = 120

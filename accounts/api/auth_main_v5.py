@@ -81,6 +81,8 @@ class MainApiTokenAuthentication(BaseAuthentication):
         row = api_token_for_credential(credential_hash=key)
         if row is None or not row.owner_is_admin or not ip_allowed(ip, row.allowed_ips):
             token_cache.forget(key)
+            # Counted and checked at once: past the limit this refusal is a 429 (10014), not a 401, also
+            # when calls racing past ensure_ip_not_blocked together are counted after it.
             ratelimit.count_failed_token_check(request)
             raise _refused()
         if row.direct and clock.now() >= DIRECT_TOKEN_SUNSET:

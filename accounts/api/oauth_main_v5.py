@@ -2,6 +2,7 @@
 
 import json
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from oauth2_provider.views import TokenView
@@ -37,17 +38,23 @@ class MainTokenView(TokenView):
     def post(self, request, *args, **kwargs):
         try:
             ratelimit.ensure_ip_not_blocked(request)
-            if not request.POST.get("grant_type"):
+            try:
+                grant_type = request.POST.get("grant_type")
+            except SuspiciousOperation as error:  # too large, too many fields (DATA_UPLOAD_*)
+                return self.refuse_form(error)
+            if not grant_type:
                 return oauth_error(400, "invalid_request", _("grant_type is required."))
             context = current_http_request.set(request)
             try:
                 response = super().post(request, *args, **kwargs)
             finally:
                 current_http_request.reset(context)
+            if response.status_code == 401:
+                # Counted and checked in one step: past the limit this refusal is already a 429 (10014).
+                ratelimit.count_failed_token_check(request)
         except ApiError as error:
             return problem_response(request, error)
         if response.status_code == 401:
-            ratelimit.count_failed_token_check(request)
             # Document 1's Headers table: a 401 carries the `Bearer` challenge (oauthlib adds its own).
             response["WWW-Authenticate"] = "Bearer"
         if response.status_code >= 400:
@@ -57,6 +64,19 @@ class MainTokenView(TokenView):
             for name, value in usage.headers().items():
                 response[name] = value
         return response
+
+    @staticmethod
+    def refuse_form(error: SuspiciousOperation) -> JsonResponse:
+        """A form Django will not read is a token request that is not valid: 413 when it is too large."""
+        status = 413 if isinstance(error, RequestDataTooBig) else 400
+        return oauth_error(status, "invalid_request", _descriptions()["invalid_request"])
+
+    @classmethod
+    def refuse_request(cls, request, error: ApiError) -> JsonResponse:
+        """What apicore.middleware refuses before the view (a body over the limit), in OAuth's error form."""
+        if error.error.status == 413:
+            return cls.refuse_form(RequestDataTooBig())
+        return problem_response(request, error)
 
     def http_method_not_allowed(self, request, *args, **kwargs):
         """Any method but POST: 405 (10050) in Problem Details, as elsewhere in the API."""

@@ -517,7 +517,7 @@ class ApiTokenAdmin(OrganizationScopedAdmin):
         return token.scope or "none"
 
     def get_fieldsets(self, request, obj=None):
-        about = ["organization", "description"] + ([] if obj is None else ["client_id", "owner", "created_at"])
+        about = ["organization", "description"] + ([] if obj is None else ["client_id", "owner_name", "created_at"])
         fieldsets = [
             (None, {"fields": about}),
             ("Rights", {"fields": RIGHTS_FIELDS, "description": "Per module: none, read, write, or both."}),
@@ -526,7 +526,7 @@ class ApiTokenAdmin(OrganizationScopedAdmin):
         return self.without_organization_field(request, fieldsets)
 
     def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else ["organization", "client_id", "owner", "created_at"]
+        return [] if obj is None else ["organization", "client_id", "owner_name", "created_at"]
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)

@@ -3,13 +3,16 @@
 import ipaddress
 
 from django import forms
+from django.contrib.admin.widgets import AdminDateWidget
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from apicore.exceptions import ServiceError
 
 from .admin_site import administered_organizations
+from .expiry import NEVER_EXPIRES
 from .models import MODULES, ApiToken, ExpiryDateType, Member, Role, User, UserExpiryDate
 from .services import EXPIRY_TYPE_SETTINGS, InvalidRights, api_token_check_rights
 
@@ -372,9 +375,39 @@ class ExpiryImageInput(forms.ClearableFileInput):
         return context
 
 
+def _never_words() -> set[str]:
+    """What may be written for the never-expiring date: "Never" in the page's language and in English."""
+    return {str(_("Never")).casefold(), "never"}
+
+
+class ExpiryDateInput(AdminDateWidget):
+    """The admin's date box, showing the never-expiring date (2999-12-31) as "Never"."""
+
+    def format_value(self, value):
+        if value == NEVER_EXPIRES:
+            return str(_("Never"))
+        return super().format_value(value)
+
+
+class ExpiryDateField(forms.DateField):
+    """A date, or "Never" (in the page's language or English) for the never-expiring date."""
+
+    widget = ExpiryDateInput
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip().casefold() in _never_words():
+            return NEVER_EXPIRES
+        return super().to_python(value)
+
+
 class UserExpiryDateForm(RefusalErrors, forms.ModelForm):
     """One row of the member's expiry dates. MemberAdmin saves it through user_expiry_date_set (which removes
     the image when the date changes), user_expiry_date_set_image and user_expiry_date_delete."""
+
+    expiry_date = ExpiryDateField(
+        label=capfirst(UserExpiryDate._meta.get_field("expiry_date").verbose_name),
+        help_text=_("“Never” for a date that does not expire, where the type allows it."),
+    )
 
     class Meta:
         model = UserExpiryDate

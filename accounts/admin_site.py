@@ -8,6 +8,9 @@ administer several.
 Every model admin of this site derives from `OrganizationScopedAdmin`, which does the scoping.
 """
 
+import zoneinfo
+from functools import wraps
+
 from django.contrib import admin, messages
 from django.contrib.admin.utils import NotRelationField, get_fields_from_path, lookup_spawns_duplicates
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
@@ -18,6 +21,7 @@ from django.db.models.lookups import Contains
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils import timezone
 from django.utils.text import smart_split, unescape_string_literal
 from django.utils.translation import gettext_lazy as _
 
@@ -99,6 +103,33 @@ class OrganizationAdminSite(admin.AdminSite):
             raise PermissionDenied
         chosen = request.session.get(CURRENT_ORGANIZATION_SESSION_KEY)
         return next((org for org in organizations if org.pk == chosen), organizations[0])
+
+    def time_zone(self, request) -> zoneinfo.ZoneInfo | None:
+        """The current organization's time zone; None for a superuser (UTC) or a visitor not let in."""
+        if not request.user.is_authenticated or request.user.is_superuser or not self.has_permission(request):
+            return None
+        try:
+            return zoneinfo.ZoneInfo(self.current_organization(request).timezone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return None
+
+    def admin_view(self, view, cacheable=False):
+        """Every page in the organization's time zone: its times (API tokens' creation, the history of
+        changes) are the club's local times, as the organization's settings name it."""
+        inner = super().admin_view(view, cacheable)
+
+        @wraps(inner)
+        def in_organization_time(request, *args, **kwargs):
+            zone = self.time_zone(request)
+            if zone is None:
+                return inner(request, *args, **kwargs)
+            with timezone.override(zone):
+                response = inner(request, *args, **kwargs)
+                if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
+                    response.render()  # now, while the zone is active (a TemplateResponse renders later)
+                return response
+
+        return in_organization_time
 
     # --- pages ----------------------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ The token pages are driven as a browser drives them: the page's HTML form is rea
 boxes as they are shown) and posted back, so that what the page shows is what is saved.
 """
 
+import datetime as dt
 import json
 import logging
 import os
@@ -15,10 +16,14 @@ from html.parser import HTMLParser
 import pytest
 from django.conf import settings
 from django.contrib import admin as django_admin
+from django.contrib.admin.models import LogEntry
+from django.utils import timezone
 
-from accounts.models import ApiToken, UserEmail
-from tests.admin_fixtures import ADMIN, listed, make_superuser, web
-from tests.factories import MemberFactory, MembershipFactory
+from accounts.expiry import NEVER_EXPIRES
+from accounts.models import ApiToken, MemberRole, Organization, UserEmail, UserExpiryDate
+from accounts.services import expiry_date_type_create
+from tests.admin_fixtures import ADMIN, listed, make_superuser, shown_messages, web
+from tests.factories import MemberFactory, MembershipFactory, UserGroupFactory
 
 TOKENS = f"{ADMIN}/accounts/apitoken"
 
@@ -326,3 +331,128 @@ def test_membership_search_folds_letter_case_of_every_alphabet(org, admin):
     response = web(admin).get(f"{ADMIN}/accounts/membership/", {"q": "årsMEDLEM"})
 
     assert [group.name for group in listed(response)] == ["Årsmedlem"]
+
+
+# --- people by name, "Never", the organization's time -------------------------------------------------------
+
+
+@pytest.fixture
+def erik(org):
+    member = MemberFactory(
+        organization=org,
+        member_number="1002",
+        user__username=f"{org.pk}-erik",
+        user__first_name="Erik",
+        user__last_name="Johansson",
+    )
+    member.user_groups.add(UserGroupFactory(organization=org, name="Gliders"))
+    MemberRole.objects.create(member=member, role="instructor")
+    return member
+
+
+@pytest.fixture
+def never_expiring(org, erik):
+    medical = expiry_date_type_create(organization=org, name="Medical", may_never_expire=True)
+    return UserExpiryDate.objects.create(member=erik, type=medical, expiry_date=NEVER_EXPIRES)
+
+
+def test_a_member_is_named_by_name_and_number_in_titles_and_breadcrumbs(admin, erik):
+    page = web(admin).get(f"{MEMBERS}/{erik.pk}/change/").content.decode()
+
+    assert "Erik Johansson (1002)" in page
+    assert f"1002 {erik.user.username}" not in page
+
+
+def test_the_saved_message_names_the_member(admin, erik):
+    client = web(admin)
+    url = f"{MEMBERS}/{erik.pk}/change/"
+    form = browser_form(client.get(url), "member_form")
+
+    response = client.post(url, form, follow=True)
+
+    assert any("Erik Johansson (1002)" in message for message in shown_messages(response)), shown_messages(response)
+
+
+def test_the_delete_page_names_the_member_and_what_goes_with_it(admin, erik, never_expiring):
+    page = web(admin).get(f"{MEMBERS}/{erik.pk}/delete/").content.decode()
+
+    assert "Erik Johansson (1002)" in page
+    assert "Erik Johansson (1002) in Gliders" in page
+    assert "Medical: Never" in page
+    assert "Instructor" in page
+    assert "object (" not in page
+    assert "2999-12-31" not in page
+
+
+def test_a_never_expiring_date_shows_as_never_and_saves_unchanged(admin, erik, never_expiring):
+    client = web(admin)
+    url = f"{MEMBERS}/{erik.pk}/change/"
+    form = browser_form(client.get(url), "member_form")
+
+    assert form["expiry_dates-0-expiry_date"] == "Never"
+    assert "2999-12-31" not in client.get(url).content.decode()
+    response = client.post(url, form)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert UserExpiryDate.objects.get(pk=never_expiring.pk).expiry_date == NEVER_EXPIRES
+
+
+@pytest.mark.parametrize("written", ["never", "NEVER", " Never "])
+def test_never_may_be_written_for_a_type_that_may_never_expire(admin, erik, never_expiring, written):
+    UserExpiryDate.objects.filter(pk=never_expiring.pk).update(expiry_date=dt.date(2027, 1, 31))
+    client = web(admin)
+    url = f"{MEMBERS}/{erik.pk}/change/"
+    form = browser_form(client.get(url), "member_form")
+    assert form["expiry_dates-0-expiry_date"] == "2027-01-31"
+    form["expiry_dates-0-expiry_date"] = written
+
+    response = client.post(url, form)
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert UserExpiryDate.objects.get(pk=never_expiring.pk).expiry_date == NEVER_EXPIRES
+
+
+def test_a_token_page_names_its_owner(api, admin):
+    page = web(admin).get(f"{TOKENS}/{api.token.pk}/change/").content.decode()
+
+    assert "Karin Lindqvist" in page
+    assert f">{admin.username}<" not in page
+
+
+CREATED = dt.datetime(2026, 6, 1, 10, 30, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def new_york_token(org, api):
+    Organization.objects.filter(pk=org.pk).update(timezone="America/New_York")
+    ApiToken.objects.filter(pk=api.token.pk).update(created_at=CREATED)
+    return api.token
+
+
+def test_an_administrator_sees_times_in_the_organizations_time_zone(admin, new_york_token):
+    client = web(admin)
+
+    change = client.get(f"{TOKENS}/{new_york_token.pk}/change/").content.decode()
+    listing = client.get(f"{TOKENS}/").content.decode()
+
+    assert "June 1, 2026, 6:30 a.m." in change  # 10:30 UTC is 06:30 in New York (EDT)
+    assert "June 1, 2026, 6:30 a.m." in listing
+    assert "10:30 a.m." not in change + listing
+    assert timezone.get_current_timezone_name() == "UTC"  # the request's zone did not stay behind
+
+
+def test_the_history_of_changes_is_in_the_organizations_time_zone(admin, org, erik):
+    Organization.objects.filter(pk=org.pk).update(timezone="Asia/Tokyo")
+    client = web(admin)
+    url = f"{MEMBERS}/{erik.pk}/change/"
+    client.post(url, browser_form(client.get(url), "member_form"))
+    LogEntry.objects.update(action_time=CREATED)
+
+    history = client.get(f"{MEMBERS}/{erik.pk}/history/").content.decode()
+
+    assert "June 1, 2026, 7:30 p.m." in history  # 10:30 UTC is 19:30 in Tokyo
+
+
+def test_support_sees_times_in_utc(new_york_token):
+    page = web(make_superuser()).get(f"{TOKENS}/{new_york_token.pk}/change/").content.decode()
+
+    assert "June 1, 2026, 10:30 a.m." in page

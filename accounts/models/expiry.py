@@ -2,6 +2,8 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from ..expiry import NEVER_EXPIRES
+
 
 class ExpiryDateType(models.Model):
     """A kind of date an organization tracks for its members (medical, licence, check...)."""
@@ -59,4 +61,5 @@ class UserExpiryDate(models.Model):
         verbose_name_plural = _("expiry dates")
 
     def __str__(self) -> str:
-        return f"{self.type} {self.expiry_date}"
+        when = _("Never") if self.expiry_date == NEVER_EXPIRES else str(self.expiry_date or "")
+        return f"{self.type}: {when}"

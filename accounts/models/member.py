@@ -75,7 +75,17 @@ class Member(models.Model):
         verbose_name_plural = _("members")
 
     def __str__(self) -> str:
-        return f"{self.member_number} {self.user}"
+        # The person's name, as the website's titles, messages and delete pages show the member.
+        name = self.user.full_name
+        return f"{name} ({self.member_number})" if self.member_number else name
+
+
+def _member_in_group(row) -> str:
+    return _("%(member)s in %(group)s") % {"member": row.member, "group": row.usergroup}
+
+
+# The rows of member.user_groups (Django makes their model), as a delete page lists them.
+Member.user_groups.through.__str__ = _member_in_group
 
 
 class Role(models.TextChoices):
@@ -96,4 +106,4 @@ class MemberRole(models.Model):
         verbose_name_plural = _("member roles")
 
     def __str__(self) -> str:
-        return self.role
+        return str(self.get_role_display())

@@ -9,13 +9,17 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from apicore.exceptions import ServiceError
+
 from . import login_limits
 from .models import User
 from .services import logins
 
 
 class MemberLoginForm(AuthenticationForm):
-    """Username (any letter case) and password, checked by the same code as POST /login-checks.
+    """Username (any letter case; NFKC, so full-width letters are the letters) and password, checked by the
+    same code as POST /login-checks. A username with invisible characters or mixed scripts is refused on its
+    field (accounts.usernames) and counts no failure.
 
     Before the password is looked at, the username's failed logins are checked against the shared limit;
     when it is reached, the form carries `retry_after` (seconds) and one error asking to wait. Every wrong
@@ -26,6 +30,7 @@ class MemberLoginForm(AuthenticationForm):
         **AuthenticationForm.error_messages,
         "invalid_login": _("Wrong username or password."),
         "too_many_failed_logins": _("Too many failed logins for this username."),
+        "invalid_username": _("A username has no invisible characters or spaces, and its letters are of one script."),
     }
 
     def __init__(self, request=None, *args, **kwargs):
@@ -38,6 +43,9 @@ class MemberLoginForm(AuthenticationForm):
         if username is not None and password:
             try:
                 user = logins.verify_login(self.request, username=username, password=password)
+            except ServiceError:  # a username no login can have (accounts.usernames)
+                message = self.error_messages["invalid_username"]
+                raise ValidationError({"username": message}, code="invalid_username") from None
             except login_limits.TooManyFailedLogins as blocked:
                 self.retry_after = blocked.retry_after
                 raise self.too_many_failed_logins_error(blocked.retry_after) from None

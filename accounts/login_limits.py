@@ -9,6 +9,8 @@ limits do (apicore/ratelimit.py).
 from django.conf import settings
 from django_ratelimit.core import get_usage
 
+from .usernames import lookup_key
+
 GROUP = "failed-logins"
 
 
@@ -29,8 +31,9 @@ class TooManyFailedLogins(Exception):
 
 
 def username_key(username: str) -> str:
-    """Usernames are compared without regard to letter case, so they are counted that way too."""
-    return username.lower()
+    """Usernames are compared in NFKC without regard to letter case, so they are counted that way too:
+    `1-erik` in full-width letters, `1-ERIK` and `1-erik` share one count."""
+    return lookup_key(username)
 
 
 def _usage(request, username: str, *, increment: bool) -> dict:

@@ -12,6 +12,7 @@ from django.utils.crypto import get_random_string
 
 from .. import login_limits
 from ..models import Member, Organization, User
+from ..usernames import lookup_key, normalize_username
 
 
 @functools.cache
@@ -22,12 +23,13 @@ def _dummy_hash(algorithm: str) -> str:
 
 
 def _find_login(username: str) -> User | None:
-    """Usernames are unique without regard to letter case; the lookup ignores it too."""
-    return User.objects.filter(username__lower=username.lower()).first()
+    """Usernames are unique in NFKC without regard to letter case; the lookup compares the same way."""
+    return User.objects.filter(username__lower=lookup_key(username)).first()
 
 
 def matching_login(*, username: str, password: str, organization: Organization | None = None) -> User | None:
-    """The login with this username (any case) and password, or None.
+    """The login with this username (any letter case, any Unicode compatibility form: full-width
+    `1-erik` is `1-erik`) and password, or None.
 
     None also for a login that is locked (`locked_login`) or deactivated, has no usable password, or, when
     `organization` is given, is not an active, unlocked member of it (a member who cannot log in to the
@@ -50,9 +52,12 @@ def matching_login(*, username: str, password: str, organization: Organization |
 def verify_login(request, *, username: str, password: str, organization: Organization | None = None) -> User | None:
     """`matching_login` under the shared limit of failed logins.
 
-    Raises login_limits.TooManyFailedLogins before the password is looked at when the username is blocked;
-    otherwise every refusal (unknown username included) counts as one failure.
+    Raises ServiceError (400 10006 naming `username`) for a username that no login can have (invisible
+    characters, mixed scripts: accounts.usernames); it does not count, as it guesses no password. Then raises
+    login_limits.TooManyFailedLogins before the password is looked at when the username is blocked;
+    otherwise every refusal (unknown username included) counts as one failure, in the username's NFKC form.
     """
+    username = normalize_username(username)
     login_limits.ensure_not_blocked(request, username)
     user = matching_login(username=username, password=password, organization=organization)
     if user is None:

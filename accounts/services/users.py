@@ -12,6 +12,7 @@ from economy.models import Transaction
 
 from ..models import Member, Membership, Organization, Role, User, UserEmail, UserExpiryDate, UserGroup
 from ..selectors import member_balance
+from ..usernames import lookup_key, nfkc, normalize_username, username_problem
 from .files import expiry_images_delete_after_commit
 
 INVALID = ErrorCode.INVALID_FIELD.code
@@ -36,7 +37,10 @@ def user_field_problems(*, organization: Organization, fields: dict) -> list[Fie
     problems = []
     username = fields.get("username")
     prefix = f"{organization.pk}-"
-    if username is not None and (not username.startswith(prefix) or username == prefix):
+    refused = username_problem(username) if username is not None else None
+    if refused is not None:
+        problems.append(refused)
+    elif username is not None and not _has_prefix(nfkc(username), prefix):
         problems.append(FieldProblem("username", INVALID, f"username must start with {prefix} and go on after it."))
     membership_id = fields.get("membership_id")
     memberships = Membership.objects.filter(organization=organization, pk=membership_id)
@@ -55,6 +59,10 @@ def user_field_problems(*, organization: Organization, fields: dict) -> list[Fie
         path = "phone.mobile.country_code"
         problems.append(FieldProblem(path, INVALID, f"{path} must be written like 46, +46 or 0046."))
     return problems
+
+
+def _has_prefix(username: str, prefix: str) -> bool:
+    return username.startswith(prefix) and username != prefix
 
 
 def _raise_field_problems(organization: Organization, fields: dict) -> None:
@@ -161,7 +169,7 @@ def _next_member_number(organization: Organization) -> str:
 
 def _duplicates(organization: Organization, username: str, member_number: str | None, ksak: str | None) -> list:
     in_use = []
-    if User.objects.filter(username__lower=username.lower()).exists():
+    if User.objects.filter(username__lower=lookup_key(username)).exists():
         in_use.append(FieldProblem("username", DUPLICATE, "The username is in use (letter case does not count)."))
     if member_number and Member.objects.filter(organization=organization, member_number=member_number).exists():
         in_use.append(FieldProblem("member_number", DUPLICATE, "The member number is in use in the organization."))
@@ -198,6 +206,8 @@ def user_create(
     record. All or nothing."""
     fields = {"username": username, "membership_id": membership_id, "user_groups": user_groups, "phone": phone}
     _raise_field_problems(organization, fields)
+    # Stored in NFKC (DECISIONS.md, Hostile input): full-width `1-erik` is `1-erik`, a duplicate of it.
+    username = normalize_username(username)
     _lock(organization)
     in_use = _duplicates(organization, username, member_number, ksak_member_number)
     if in_use:

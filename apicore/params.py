@@ -10,15 +10,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Lower
 
 from .errors import ErrorCode
 from .exceptions import FieldProblem
+from .schema import NO_NUL, unsafe_text
 
 INVALID = ErrorCode.INVALID_PARAMETER.code
 INVALID_DATE = ErrorCode.INVALID_DATE.code
 DATE_FORM = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 INT_FORM = re.compile(r"^-?[0-9]+$")
+LIKE_SPECIAL = re.compile(r"[\\%_]")
+STARS = re.compile(r"\*+")
+# DECISIONS.md, "Hostile input": a search pattern is at most 100 characters, a run of `*` counting as one.
+SEARCH_MAX_LENGTH = 100
 # At most 18 digits: `offset + limit + 1` stays inside PostgreSQL's 64-bit LIMIT/OFFSET (docs/decisions.md).
 INT_LIMIT = 10**18 - 1
 
@@ -69,8 +75,24 @@ def parse_names(raw: str) -> list[str]:
 
 
 def search_pattern(raw: str) -> str:
-    """Whole-value, case-insensitive match; `*` is the only wildcard (`_` and `%` are plain characters)."""
-    return "^" + ".*".join(re.escape(part) for part in raw.split("*")) + "$"
+    """The LIKE pattern of a search value: the whole value matches, `*` is the only wildcard (any run of
+    characters); `%`, `_` and the escape character `\\` are plain characters. The letter case is left to the
+    lookup (apicore.database.Like on LOWER of both sides).
+
+    LIKE, not a regular expression: SQLite's and PostgreSQL's LIKE match in time bounded by the lengths of
+    value and pattern, where `^.*.*.*...!$` backtracks without end on SQLite's Python REGEXP."""
+    parts = raw.split("*")
+    return "%".join(LIKE_SPECIAL.sub(r"\\\g<0>", part) for part in parts)
+
+
+def search_value(raw: str) -> str:
+    """The value of a search parameter, runs of `*` made one; ParamError when it is refused."""
+    if unsafe_text(raw):
+        raise ParamError("must not contain NUL or a lone surrogate")
+    value = STARS.sub("*", raw)
+    if len(value) > SEARCH_MAX_LENGTH:
+        raise ParamError(f"must be at most {SEARCH_MAX_LENGTH} characters (a run of * counts as one)")
+    return value
 
 
 # --- declarations -------------------------------------------------------------------------------------
@@ -148,13 +170,24 @@ class Filter(Parameter):
 
 @dataclass(frozen=True)
 class Search(Filter):
-    schema = {"type": "string", "minLength": 1}
+    """Text search (DECISIONS.md): the whole value, without regard to letter case, `*` any run of
+    characters; at most 100 characters, a run of `*` counting as one (a longer run is accepted, which the
+    description says; maxLength states the limit for a value without runs)."""
+
+    schema = {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": SEARCH_MAX_LENGTH,
+        "pattern": NO_NUL,
+        "description": f"At most {SEARCH_MAX_LENGTH} characters; a run of * counts as one.",
+    }
 
     def parse(self, raw: str) -> str:
-        return search_pattern(raw)
+        return search_pattern(search_value(raw))
 
     def condition(self, value: str, context: Any) -> Q:
-        return Q(**{f"{self.lookup}__iregex": value})
+        # LOWER of both sides, in the database: the same folding for the column and the pattern.
+        return Q(**{f"{self.lookup}__lower__like": Lower(Value(value))})
 
 
 @dataclass(frozen=True)

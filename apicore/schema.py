@@ -1,15 +1,18 @@
 """Strict validation of JSON bodies (conventions 2, 4 and 6).
 
 A value must have the type it has in a reply (no "7" for 7, no 1 for true); every problem is named with
-its path (`address.city`, `email[1]`) and all are reported at once.
+its path (`address.city`, `email[1]`) and all are reported at once. Text with NUL or a lone surrogate is
+refused where it arrives (DECISIONS.md, "Hostile input"): no database stores it the same way (PostgreSQL
+refuses NUL, a lone surrogate cannot be encoded at all), so it must never get past the schema.
 
 Each field also states what it accepts as JSON Schema (2020-12, as OpenAPI 3.1 uses it): `json_schema()` is
 read by the OpenAPI document, so the documented body and the validated one come from the same declaration.
 """
 
 import datetime as dt
+import math
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from .errors import ErrorCode
@@ -23,6 +26,20 @@ DATE_FORM = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 MISSING = object()
 # No number in our data is wider than a 64-bit column; a wider one must not reach the database.
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# NUL and the surrogate code points (a pair sent as two escapes is one character by then; one alone is not
+# a character at all).
+UNSAFE_TEXT = re.compile("[\x00\ud800-\udfff]")
+# The JSON Schema of "no NUL" (a surrogate cannot be written in a UTF-8 document, so it needs no pattern).
+NO_NUL = "^[^\\u0000]*$"
+
+
+def unsafe_text(value: str) -> bool:
+    return UNSAFE_TEXT.search(value) is not None
+
+
+def printable_name(name: str) -> str:
+    """A name sent by the caller as it can be shown in a reply: NUL and lone surrogates as `\\uXXXX`."""
+    return UNSAFE_TEXT.sub(lambda found: f"\\u{ord(found.group()):04x}", name)
 
 
 class Invalid(Exception):
@@ -92,9 +109,11 @@ class Text(Field):
         if self.max_length is not None:
             schema["maxLength"] = self.max_length
         if self.pattern is not None:
-            schema["pattern"] = self.pattern
-        elif self.digits:
-            # str.isdigit: any script's decimal digits, so no narrower pattern than "not empty".
+            schema["pattern"] = self.pattern  # each subclass's pattern leaves NUL out too
+        else:
+            schema["pattern"] = NO_NUL
+        if self.digits:
+            # str.isdigit: any script's decimal digits, so no narrower pattern than "no NUL".
             schema["description"] = "digits only"
         if self.format is not None:
             schema["format"] = self.format
@@ -103,6 +122,8 @@ class Text(Field):
     def convert(self, value, path, problems):
         if not isinstance(value, str):
             raise Invalid("must be text")
+        if unsafe_text(value):
+            raise Invalid("must not contain NUL or a lone surrogate (\\u0000, \\ud800-\\udfff)")
         if self.max_length is not None and len(value) > self.max_length:
             raise Invalid(f"must be at most {self.max_length} characters")
         if self.digits and not value.isdigit():
@@ -124,8 +145,14 @@ class Int(Field):
         }
 
     def convert(self, value, path, problems):
-        # 7.0 is the whole number 7 in JSON (and in JSON Schema's "integer"); 7.5 is not.
-        if isinstance(value, float) and value.is_integer() and abs(value) <= 2**63:
+        # 7.0 and 7e0 are the whole number 7 in JSON (and in JSON Schema's "integer"); 7.5 is not. The body
+        # parser gives them as Decimal; the bounds are checked before int(), which for 1e999999999 would
+        # build a number of a billion digits.
+        if isinstance(value, (float, Decimal)):
+            if not is_finite(value) or value != int_part(value):
+                raise Invalid("must be a whole number")
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise Invalid("is too large")
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise Invalid("must be a whole number")
@@ -161,8 +188,18 @@ class Date(Field):
             raise Invalid("is not a date that exists", INVALID_DATE) from None
 
 
+def is_finite(value: float | Decimal) -> bool:
+    return value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
+
+
+def int_part(value: float | Decimal) -> float | Decimal:
+    return value.to_integral_value() if isinstance(value, Decimal) else float(math.trunc(value))
+
+
 class Number(Field):
-    """A JSON number read exactly (the parser gives floats; we go through their text)."""
+    """A JSON number, exactly as written: the body parser (apicore.jsonbody) gives a number with a fraction
+    or an exponent as a Decimal, so 0.1 stays 0.1 and never passes through a float. NaN and Infinity are no
+    numbers (JSON has none; the parser refuses them already)."""
 
     def value_schema(self) -> dict:
         return {"type": "number"}
@@ -170,10 +207,12 @@ class Number(Field):
     def convert(self, value, path, problems):
         if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
             raise Invalid("must be a number")
-        try:
-            return Decimal(str(value))
-        except InvalidOperation:
-            raise Invalid("must be a number") from None
+        if isinstance(value, int):
+            return Decimal(value)
+        if not is_finite(value):
+            raise Invalid("must be a finite number")
+        # A float only reaches here from a caller other than the body parser: its shortest text is exact.
+        return value if isinstance(value, Decimal) else Decimal(repr(value))
 
 
 class ListOf(Field):
@@ -220,8 +259,13 @@ class Obj(Field):
 def clean_object(fields: dict[str, Field], data: dict, prefix: str, problems: list, *, partial: bool) -> dict:
     cleaned = {}
     for name in data:
-        if name not in fields:
-            path = f"{prefix}.{name}" if prefix else name
+        if name in fields:
+            continue
+        path = printable_name(f"{prefix}.{name}" if prefix else name)
+        if unsafe_text(name):
+            # Refused like such text in a value: never a name of ours, and not one to echo as it was sent.
+            problems.append(FieldProblem(path, INVALID, f"{path} is a name with NUL or a lone surrogate."))
+        else:
             problems.append(FieldProblem(path, UNKNOWN, f"{path} is not a field of this request."))
     for name, field in fields.items():
         path = f"{prefix}.{name}" if prefix else name

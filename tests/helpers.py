@@ -13,6 +13,8 @@ KIND_OF_STATUS = {
     405: "method-not-allowed",
     409: "conflict",
     410: "gone",
+    413: "validation",
+    414: "validation",
     429: "too-many-requests",
     500: "internal",
 }

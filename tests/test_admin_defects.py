@@ -377,10 +377,11 @@ def test_the_delete_page_names_the_member_and_what_goes_with_it(admin, erik, nev
     page = web(admin).get(f"{MEMBERS}/{erik.pk}/delete/").content.decode()
 
     assert "Erik Johansson (1002)" in page
-    assert "Erik Johansson (1002) in Gliders" in page
+    assert "User group of a member: Erik Johansson (1002) in Gliders" in page
     assert "Medical: Never" in page
     assert "Instructor" in page
     assert "object (" not in page
+    assert "relationship" not in page
     assert "2999-12-31" not in page
 
 

@@ -84,8 +84,11 @@ def _member_in_group(row) -> str:
     return _("%(member)s in %(group)s") % {"member": row.member, "group": row.usergroup}
 
 
-# The rows of member.user_groups (Django makes their model), as a delete page lists them.
+# The rows of member.user_groups (Django makes their model, named "Member-usergroup relationship" in English
+# whatever the language), as a delete page lists them. Not migrated: an automatic through model has no state.
 Member.user_groups.through.__str__ = _member_in_group
+Member.user_groups.through._meta.verbose_name = _("user group of a member")
+Member.user_groups.through._meta.verbose_name_plural = _("user groups of members")
 
 
 class Role(models.TextChoices):

@@ -224,6 +224,10 @@ class Gunicorn:
             "5",
             "--log-level",
             "warning",
+            # gunicorn's control socket is one path per user ($HOME/.gunicorn/gunicorn.ctl) unless told
+            # otherwise: servers of parallel runs (benchmarks, live tests, `make run`) would take it from
+            # one another. Nothing here controls gunicorn through it.
+            "--no-control-socket",
         ]
         with open(self.log_path, "wb") as log_file:
             # Own session: the workers can be reached through the master's process group on the way out.

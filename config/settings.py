@@ -11,6 +11,8 @@ from pathlib import Path
 import dj_database_url
 import dj_email_url
 
+from config.log_redaction import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
@@ -38,6 +40,18 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
 REQUIRE_HTTPS = env_bool("REQUIRE_HTTPS", True)
 # Addresses of reverse proxies whose X-Forwarded-Proto and X-Forwarded-For are believed.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
+# When HTTPS is required, the websites are https only too (apicore.middleware.TrustedProxySchemeMiddleware
+# runs first, so https behind a trusted proxy counts): plain HTTP to a page is redirected (API addresses
+# answer 403 10000 from HttpsRequiredMiddleware instead, and /health stays open to load balancers), the
+# session and CSRF cookies are Secure, and browsers are told to use https only (HSTS).
+SECURE_SSL_REDIRECT = REQUIRE_HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^(main|mobile)/v\d+(/|$)", r"^health$"]
+SESSION_COOKIE_SECURE = REQUIRE_HTTPS
+CSRF_COOKIE_SECURE = REQUIRE_HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000")) if REQUIRE_HTTPS else 0
+# Off unless asked: every subdomain (and the preload list) is a decision about hosts beyond this service.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
 
 INSTALLED_APPS = [
     "accounts.admin_apps.OrganizationAdminConfig",  # django.contrib.admin, organization-scoped
@@ -154,7 +168,6 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
@@ -216,12 +229,10 @@ FAILED_TOKEN_CHECKS_WINDOW_SECONDS = 600
 FAILED_LOGINS_PER_USERNAME = 5
 FAILED_LOGINS_WINDOW_SECONDS = 900
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# No secret in any log at any level: levels and a redacting filter on the handler (config.log_redaction).
+LOGGING = logging_config(os.environ.get("LOG_LEVEL", "WARNING"))
+# The Celery worker keeps this configuration (and so the filter) instead of replacing the root handler.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # django-oauth-toolkit's swappable models, named because accounts.ApiToken and its migration refer to them.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"

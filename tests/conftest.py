@@ -4,16 +4,27 @@ import datetime as dt
 import pytest
 import time_machine
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 
 from accounts.models import MODULES
 from accounts.services import api_token_create, expiry_date_type_create
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory, UserGroupFactory, make_admin
 
+# The log of the whole run is checked for the secrets the tests used (tests/log_secrets.py).
+pytest_plugins = ["tests.log_secrets"]
+
 BASE = "/main/v5"
 ALL_RIGHTS = {module: "rw" for module in MODULES}
 # A fixed instant for tests that count calls or move the clock; not on a whole second on purpose.
 FROZEN_AT = dt.datetime(2026, 11, 25, 12, 0, 0, 250_000, tzinfo=dt.UTC)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _website_over_plain_http():
+    """The website's tests browse over plain HTTP (Client() without secure=True), which REQUIRE_HTTPS now
+    redirects to https; tests/test_security_settings.py turns the redirect back on where it is the subject."""
+    with override_settings(SECURE_SSL_REDIRECT=False):
+        yield
 
 
 @pytest.fixture(autouse=True)

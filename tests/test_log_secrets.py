@@ -1,0 +1,250 @@
+"""No secret in any log at any level (DECISIONS.md, "Hostile input"; issue 7, section 3).
+
+oauthlib logs every token it issues at DEBUG; the service's logging configuration (config.log_redaction)
+keeps it and every other secret out: oauthlib never below INFO, and a redacting filter on the handler.
+The whole suite runs with its log captured at DEBUG and checked (tests/log_secrets.py); the last tests
+here show that check failing, naming the kind of secret, with and without pytest-xdist.
+"""
+
+import contextlib
+import io
+import logging
+import logging.config
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.utils.log import configure_logging
+
+from config.log_redaction import RedactSecrets, logging_config, redact
+from tests import log_secrets
+from tests.factories import MemberFactory
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "secret-pass-1"  # UserFactory's
+
+
+@contextlib.contextmanager
+def service_logging(config: dict):
+    """The whole process logs with `config` (its handler writes to the returned buffer), and SQL is logged;
+    afterwards the run's own capture (tests/log_secrets.py) is put back."""
+    output = io.StringIO()
+    handler = config["handlers"]["console"]
+    handler.update({"class": "logging.StreamHandler", "stream": output})
+    saved_debug_cursor = connection.force_debug_cursor
+    # As a new process would: Django's defaults, then LOGGING (django.utils.log.configure_logging); levels
+    # that the run's capture gave to loggers these leave alone are dropped first.
+    for name in ("oauthlib", *log_secrets.TOOLING_LOGGERS):
+        logging.getLogger(name).setLevel(logging.NOTSET)
+    configure_logging("logging.config.dictConfig", config)
+    connection.force_debug_cursor = True
+    try:
+        yield output
+    finally:
+        connection.force_debug_cursor = saved_debug_cursor
+        log_secrets.reinstall_capture()
+
+
+def use_every_secret(api, member) -> dict[str, str]:
+    """Fetch an access token, call with it and with the token's own secret, log in on the website."""
+    access = api.fetch_access_token()
+    assert api.get("/token", bearer=access).status_code == 200
+    assert api.get("/token", bearer=api.secret).status_code == 200
+    browser = Client()
+    response = browser.post("/login", {"username": member.user.username, "password": PASSWORD}, secure=True)
+    assert response.status_code == 302
+    return {
+        "access token": access,
+        "token secret": api.secret,
+        "password": PASSWORD,
+        "session key": browser.cookies["sessionid"].value,
+    }
+
+
+@pytest.fixture
+def member(org):
+    return MemberFactory(organization=org, user__username="anna.berg")
+
+
+def test_oauthlib_writes_the_issued_access_token_at_debug(api):
+    """What the configuration guards against: oauthlib's own DEBUG line holds the token in clear."""
+    output = io.StringIO()
+    handler = logging.StreamHandler(output)
+    library = logging.getLogger("oauthlib")
+    saved_level = library.level
+    library.addHandler(handler)
+    library.setLevel(logging.DEBUG)
+    try:
+        access = api.fetch_access_token()
+    finally:
+        library.removeHandler(handler)
+        library.setLevel(saved_level)
+
+    assert "Issuing token" in output.getvalue()
+    assert access in output.getvalue()
+
+
+def test_at_log_level_debug_no_secret_is_written(api, member):
+    with service_logging(logging_config("DEBUG")) as output:
+        used = use_every_secret(api, member)
+
+    log = output.getvalue()
+    assert '"accounts_apitoken"' in log  # SQL was logged, and the token lookups with it
+    for kind, secret in used.items():
+        assert secret not in log, f"a {kind} is in the log"
+
+
+@pytest.mark.parametrize("layer", ["levels only", "filter only"])
+def test_each_layer_alone_keeps_the_issued_token_out(api, member, layer):
+    config = logging_config("DEBUG")
+    if layer == "levels only":
+        del config["handlers"]["console"]["filters"]
+    else:
+        config["loggers"]["oauthlib"]["level"] = "DEBUG"
+    with service_logging(config) as output:
+        access = api.fetch_access_token()
+
+    log = output.getvalue()
+    if layer == "filter only":
+        assert "Issuing token" in log  # oauthlib wrote its line; the filter took the token out
+    assert access not in log
+
+
+def test_a_celery_worker_keeps_the_filtered_handler():
+    from django.conf import settings
+
+    assert settings.CELERY_WORKER_HIJACK_ROOT_LOGGER is False
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ("{'access_token': 'Zk3X', 'expires_in': 3600, 'token_type': 'Bearer'}", "'expires_in': 3600"),
+        ('{"refresh_token": "Zk3X", "scope": "users:r"}', '"scope": "users:r"'),
+        ("grant_type=client_credentials&client_secret=Zk3X", "grant_type=client_credentials"),
+        ("Authorization: Bearer Zk3X.y-z_", "Authorization: Bearer"),
+        ("Authorization: Basic Zk3XOnNlY3JldA==", "Authorization: Basic"),
+        ("could not connect to postgres://flyclub:Zk3X@db:5432/flyclub", "postgres://flyclub:"),
+        ("GET /password-reset/MQ/cz1b2c-0123456789abcdef0123 HTTP/1.1", "/password-reset/MQ/"),
+        ("login failed, password='Zk3X'", "login failed"),
+    ],
+)
+def test_the_filter_takes_out_every_secret_shape(line, kept):
+    redacted = redact(line)
+
+    assert "Zk3X" not in redacted
+    assert "cz1b2c-0123456789abcdef0123" not in redacted
+    assert kept in redacted
+    assert "[redacted]" in redacted
+
+
+def test_sql_keeps_the_statement_and_drops_every_text_value():
+    record = logging.LogRecord(
+        "django.db.backends",
+        logging.DEBUG,
+        __file__,
+        1,
+        "(%.3f) %s; args=%s; alias=%s",
+        (
+            0.001,
+            'SELECT 1 FROM "django_session" WHERE "session_key" = \'k3yk3yk3y\' AND "n" = 7 AND "s" = \'it\'\'s\'',
+            ("k3yk3yk3y", 7, "it's"),
+            "default",
+        ),
+        None,
+    )
+
+    RedactSecrets().filter(record)
+
+    message = record.getMessage()
+    assert "k3yk3yk3y" not in message
+    assert "it" not in message.split("AND")[-1]
+    assert '"n" = 7' in message
+    assert "args=<3 values>" in message
+
+
+def test_a_traceback_is_filtered_too():
+    try:
+        raise ValueError("refused: access_token=Zk3XZk3X")
+    except ValueError:
+        record = logging.LogRecord("x", logging.ERROR, __file__, 1, "failed", (), sys.exc_info())
+
+    RedactSecrets().filter(record)
+
+    assert "Zk3XZk3X" not in logging.Formatter().format(record)
+    assert "access_token=[redacted]" in logging.Formatter().format(record)
+
+
+# --- the check of the whole run ---------------------------------------------------------------------
+
+LEAKING_TESTS = """
+import logging
+
+from accounts.models import User
+
+
+def test_logs_a_password_it_set():
+    User(username="x").set_password("a-leaked-pass-42")
+    logging.getLogger("accounts").warning("checked a-leaked-pass-42 for x")
+
+
+def test_keeps_its_password_out():
+    User(username="y").set_password("a-kept-pass-42")
+    logging.getLogger("accounts").warning("checked the password of y")
+"""
+
+CLEAN_TESTS = """
+import logging
+
+from accounts.models import User
+
+
+def test_keeps_its_password_out():
+    User(username="y").set_password("a-kept-pass-42")
+    logging.getLogger("accounts").debug("checked the password of y")
+"""
+
+
+def run_inner_suite(tmp_path, source: str, *args: str) -> subprocess.CompletedProcess:
+    test_file = tmp_path / "test_inner.py"
+    test_file.write_text(textwrap.dedent(source))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    env.pop("PYTEST_XDIST_WORKER_COUNT", None)
+    env.pop("PYTEST_CURRENT_TEST", None)
+    return subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path)),
+            *("-p", "tests.log_secrets", *args, str(test_file)),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_the_run_fails_naming_the_kind_when_a_secret_is_in_its_log(tmp_path, workers):
+    done = run_inner_suite(tmp_path, LEAKING_TESTS, "-n", workers)
+
+    output = done.stdout + done.stderr
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, output
+    assert "2 passed" in output  # the tests themselves pass: the log check fails the run
+    assert "a password (a-l…) is in the log captured at DEBUG" in output
+    assert "a-leaked-pass-42" not in output  # the report does not repeat the secret
+    assert "a-kept" not in output
+
+
+def test_the_run_passes_when_no_secret_is_in_its_log(tmp_path):
+    done = run_inner_suite(tmp_path, CLEAN_TESTS)
+
+    assert done.returncode == pytest.ExitCode.OK, done.stdout + done.stderr
+    assert "secrets in the log" not in done.stdout

@@ -190,8 +190,11 @@ def free_port() -> int:
 class Gunicorn:
     """gunicorn config.wsgi on 127.0.0.1:<free port>; a context manager that always stops it."""
 
-    def __init__(self, env: dict[str, str], *, workers: int = 2, start_timeout: float = 30, log_path=None):
+    def __init__(
+        self, env: dict[str, str], *, workers: int = 2, start_timeout: float = 30, log_path=None, extra_args=()
+    ):
         self.env = env
+        self.extra_args = list(extra_args)
         self.workers = workers
         self.start_timeout = start_timeout
         self.log_path = Path(log_path) if log_path else RESULTS_DIR / "gunicorn.log"
@@ -228,6 +231,7 @@ class Gunicorn:
             # otherwise: servers of parallel runs (benchmarks, live tests, `make run`) would take it from
             # one another. Nothing here controls gunicorn through it.
             "--no-control-socket",
+            *self.extra_args,
         ]
         with open(self.log_path, "wb") as log_file:
             # Own session: the workers can be reached through the master's process group on the way out.

@@ -184,3 +184,29 @@ def test_benchmark_servers_run_side_by_side_without_the_shared_control_socket(tm
     assert statuses == [200, 200]
     assert not (home / ".gunicorn").exists()
     assert "control" not in (tmp_path / "first.log").read_text().lower()
+
+
+@pytest.mark.live
+def test_gunicorns_access_log_holds_no_password_reset_token_or_credential(tmp_path):
+    """The access log writes every request line; bin/run-demo names config.gunicorn_logging.RedactingLogger."""
+    access_log = tmp_path / "access.log"
+    env = service_env(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", redis_url="")
+    reset_token = "cz1b2c-0123456789abcdef0123"
+    server = Gunicorn(
+        env,
+        workers=1,
+        log_path=tmp_path / "gunicorn.log",
+        extra_args=["--logger-class", "config.gunicorn_logging.RedactingLogger", "--access-logfile", str(access_log)],
+    )
+    try:
+        client = server.start()
+        client.get(f"/password-reset/MQ/{reset_token}")
+        client.get("/main/v5/token?access_token=Zk3XZk3XZk3X&limit=5")
+    finally:
+        server.stop()
+
+    log = access_log.read_text()
+    assert "GET /password-reset/MQ/[redacted]" in log
+    assert "access_token=[redacted]&limit=5" in log
+    assert reset_token not in log
+    assert "Zk3XZk3XZk3X" not in log

@@ -115,10 +115,26 @@ def test_each_layer_alone_keeps_the_issued_token_out(api, member, layer):
     assert access not in log
 
 
-def test_a_celery_worker_keeps_the_filtered_handler():
-    from django.conf import settings
+def test_a_celery_worker_logs_through_the_filtered_handler():
+    """What `celery worker` runs at start: by default it replaces the root handler with its own."""
+    from celery.app.log import Logging
 
-    assert settings.CELERY_WORKER_HIJACK_ROOT_LOGGER is False
+    from config.celery import app
+
+    root = logging.getLogger()
+    saved = (root.level, Logging._setup)
+    Logging._setup = False
+    try:
+        app.log.setup_logging_subsystem(loglevel="INFO", colorize=False)
+        service_handlers = [handler for handler in root.handlers if not type(handler).__module__.startswith("_pytest")]
+    finally:
+        root.setLevel(saved[0])
+        Logging._setup = saved[1]
+        log_secrets.reinstall_capture()
+
+    assert service_handlers
+    for handler in service_handlers:
+        assert any(isinstance(found, RedactSecrets) for found in handler.filters), handler
 
 
 @pytest.mark.parametrize(

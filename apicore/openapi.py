@@ -126,11 +126,19 @@ HEADER_SCHEMAS = {
 }
 RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
 STATUS_HEADERS = {401: ("WWW-Authenticate",), 405: ("Allow",), 429: ("Retry-After",)}
+# What any request may get before its view runs (apicore.middleware, config/gunicorn.conf.py): a `Host` that is
+# not ours (400 10005 naming `Host`), a request line over gunicorn's limit (414 10005); with a body, a body
+# over the limit (413 10004).
+REQUEST_ERRORS = (ErrorCode.INVALID_PARAMETER, ErrorCode.ADDRESS_TOO_LONG)
+BODY_ERRORS = (ErrorCode.BODY_TOO_LARGE,)
 # Path parameters by converter; another converter is documented by its regular expression.
 CONVERTER_SCHEMAS = {
     IdConverter: {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},
     IntConverter: {"type": "integer", "minimum": 0},
 }
+PATH_PARAMETER_NAMES = re.compile(r"\{(\w+)\}")
+# The schema of a declared parameter that accepts no value (apicore.params.NamesParameter without choices).
+NEVER_VALID = {"not": {}}
 PATH_PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>\w+)>")
 
 
@@ -272,6 +280,18 @@ def right_text(operation) -> str:
     return f"Right: `{operation.module}` {right} (`{operation.right}`)."
 
 
+def takes_a_value(parameter) -> bool:
+    """Whether any value of the parameter is accepted. `include` on an operation without blocks is declared
+    (it answers 400 10005, not 10007 as an unknown name does) but takes no value: listed as a parameter with a
+    schema that nothing matches, a client or a tester that fills in optional parameters would build requests
+    the document calls valid and the API refuses. It is said in the description instead."""
+    return parameter.schema != NEVER_VALID
+
+
+def refused_text(name: str) -> str:
+    return f"`{name}`: this operation offers none; any value answers 400 ({ErrorCode.INVALID_PARAMETER.code})."
+
+
 def error_status(view_class, error: ErrorCode) -> int:
     return view_class.flavour.error_status(error)
 
@@ -284,15 +304,17 @@ class DeclaredAutoSchema(AutoSchema):
         view_class = type(self.view)
         operation = view_class.describe()[method.lower()]
         excludable = "exclude" in operation.parameters
+        offered = {name: parameter for name, parameter in operation.parameters.items() if takes_a_value(parameter)}
         parameters = path_parameters(path_regex) + [
             {"name": name, "in": "query", "required": False, "schema": parameter.schema}
             | ({"description": parameter.description} if parameter.description else {})
-            for name, parameter in operation.parameters.items()
+            for name, parameter in offered.items()
         ]
+        refused = [name for name in operation.parameters if name not in offered]
         result = {
             "operationId": operation_id(method, path.removeprefix(path_prefix.lstrip("^"))),
             "summary": operation.summary,
-            "description": right_text(operation),
+            "description": "\n\n".join([right_text(operation), *(refused_text(name) for name in refused)]),
             "tags": [path.removeprefix(path_prefix.lstrip("^")).strip("/").split("/")[0]],
             "x-right": {"module": operation.module, "right": operation.right},
             "security": [{OAUTH_SCHEME: []}],
@@ -303,8 +325,8 @@ class DeclaredAutoSchema(AutoSchema):
             result["requestBody"] = {"required": True, "content": {JSON: {"schema": self.body_ref(operation)}}}
         errors_by_status = defaultdict(list)
         # The body schema knows the codes its fields answer (a date field: 10110) besides the declared ones.
-        body_errors = operation.body.error_codes() if operation.body is not None else ()
-        for error in dict.fromkeys((*operation.errors, *body_errors)):
+        body_errors = (*operation.body.error_codes(), *BODY_ERRORS) if operation.body is not None else ()
+        for error in dict.fromkeys((*operation.errors, *body_errors, *REQUEST_ERRORS)):
             errors_by_status[error_status(view_class, error)].append(error)
         result["responses"] = {
             str(operation.status): self.success_response(operation, excludable),
@@ -359,19 +381,31 @@ class OAuthTokenSchema(AutoSchema):
                     "content": {JSON: {"schema": component(registry, "AccessToken", ACCESS_TOKEN)}},
                 },
                 "400": {
-                    "description": "The request is not a valid client credentials request.",
+                    "description": (
+                        "The request is not a valid client credentials request (OAuth's form), or the `Host` header "
+                        f"names no host of this service (Problem Details, {ErrorCode.INVALID_PARAMETER.code})."
+                    ),
                     "headers": header_refs(registry, ("Request-Id",)),
-                    "content": {JSON: {"schema": oauth_error}},
+                    "content": {
+                        JSON: {"schema": oauth_error},
+                        **problem_content(registry, 400, [ErrorCode.INVALID_PARAMETER]),
+                    },
                 },
                 "401": {
                     "description": "The Client ID or secret is not accepted (`invalid_client`).",
                     "headers": header_refs(registry, ("Request-Id", "WWW-Authenticate")),
                     "content": {JSON: {"schema": oauth_error}},
                 },
+                "413": {
+                    "description": "The form is over the size limit (`invalid_request`).",
+                    "headers": header_refs(registry, ("Request-Id",)),
+                    "content": {JSON: {"schema": oauth_error}},
+                },
                 **error_responses(
                     registry,
                     {
                         403: [ErrorCode.HTTPS_REQUIRED],
+                        414: [ErrorCode.ADDRESS_TOO_LONG],
                         429: [ErrorCode.TOO_MANY_REQUESTS, ErrorCode.TOO_MANY_FAILED_AUTHORIZATIONS],
                     },
                 ),
@@ -470,17 +504,37 @@ class DeclaredSchemaGenerator(SchemaGenerator):
 
 
 def add_item_links(paths: dict) -> None:
-    """A 201 reply links to the operations on the created item (`<path>/{id}` with its `data.id`), so that
-    clients and stateful testers can follow it."""
+    """Links that clients and stateful testers (schemathesis) can follow:
+    - a 201 reply to the operations on the created item (`<path>/{id}` and the item's own lists such as
+      `<path>/{id}/expiry-dates`), with its `data.id`;
+    - a PUT reply to the other operations on the same address, with the same path parameters."""
     for collection, operations in paths.items():
         created = operations.get("post", {}).get("responses", {}).get("201")
-        item_operations = paths.get(f"{collection}/{{id}}", {})
-        if created is None or not item_operations:
-            continue
-        created["links"] = {
-            method.upper(): {"operationId": operation["operationId"], "parameters": {"id": "$response.body#/data/id"}}
-            for method, operation in item_operations.items()
-        }
+        if created is not None:
+            links = {
+                operation["operationId"]: {
+                    "operationId": operation["operationId"],
+                    "parameters": {"id": "$response.body#/data/id"},
+                }
+                for path, item_operations in paths.items()
+                if PATH_PARAMETER_NAMES.findall(path.removeprefix(collection)) == ["id"]
+                and path.startswith(f"{collection}/{{id}}")
+                for operation in item_operations.values()
+            }
+            if links:
+                created["links"] = links
+        put = operations.get("put", {}).get("responses", {})
+        reply = put.get("200") or put.get("201")
+        if reply is not None:
+            names = PATH_PARAMETER_NAMES.findall(collection)
+            reply["links"] = {
+                operation["operationId"]: {
+                    "operationId": operation["operationId"],
+                    "parameters": {name: f"$request.path.{name}" for name in names},
+                }
+                for method, operation in operations.items()
+                if method != "put"
+            }
 
 
 def namespace_resolver(namespace: str) -> URLResolver:

@@ -18,7 +18,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from accounts.models import ExpiryDateType, UserExpiryDate
-from apicore.openapi import namespace_resolver
+from apicore.openapi import namespace_resolver, takes_a_value
 from tests.conftest import BASE, basic
 from tests.factories import MemberFactory, MembershipFactory, UserGroupFactory
 
@@ -106,7 +106,11 @@ def missing_from(document: dict) -> list[str]:
         where = f"{method.upper()} {path}"
         documented = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "query"}
         for name, parameter in declared.parameters.items():
-            if name not in documented:
+            if not takes_a_value(parameter):
+                # Declared but accepting no value: said in the description, not offered as a parameter.
+                if name in documented or f"`{name}`" not in operation.get("description", ""):
+                    missing.append(f"refused parameter {name} of {where}")
+            elif name not in documented:
                 missing.append(f"parameter {name} of {where}")
             elif documented[name]["schema"] != parameter.schema:
                 missing.append(f"type of parameter {name} of {where}")
@@ -202,12 +206,27 @@ def test_a_missing_route_or_method_is_found(document):
 
 
 def test_a_missing_parameter_is_found(document):
-    path, method, _ = _first(document, lambda op: "include" in op.parameters)
+    path, method, _ = _first(document, lambda op: "include" in op.parameters and op.parameters["include"].choices)
     changed = copy.deepcopy(document)
     operation = changed["paths"][path][method]
     operation["parameters"] = [p for p in operation["parameters"] if p["name"] != "include"]
 
     assert f"parameter include of {method.upper()} {path}" in missing_from(changed)
+
+
+def test_a_parameter_that_takes_no_value_is_described_not_offered(document):
+    """`include` where an operation has no blocks: every value answers 400 10005, so it is no parameter a
+    client (or schemathesis) may fill in; the description says so."""
+    path, method, _ = _first(document, lambda op: "include" in op.parameters and not op.parameters["include"].choices)
+    operation = document["paths"][path][method]
+
+    assert "include" not in {p["name"] for p in operation["parameters"]}
+    assert "`include`: this operation offers none; any value answers 400 (10005)." in operation["description"]
+    offered = copy.deepcopy(document)
+    offered["paths"][path][method]["parameters"].append(
+        {"name": "include", "in": "query", "required": False, "schema": {"not": {}}}
+    )
+    assert f"refused parameter include of {method.upper()} {path}" in missing_from(offered)
 
 
 def test_a_missing_field_or_block_is_found(document):
@@ -249,9 +268,21 @@ def test_a_created_item_links_to_the_operations_on_it(document):
     }
 
     assert {operation_ids[link["operationId"]] for link in links.values()} == {
-        (method, "/users/{id}") for method in document["paths"]["/users/{id}"]
+        *((method, "/users/{id}") for method in document["paths"]["/users/{id}"]),
+        ("get", "/users/{id}/expiry-dates"),
     }
     assert all(link["parameters"] == {"id": "$response.body#/data/id"} for link in links.values())
+
+
+def test_a_put_item_links_to_the_other_operations_on_its_address(document):
+    """So that a stateful tester deletes what it has just set, instead of guessing ids that are not there."""
+    path = "/users/{id}/expiry-dates/{type_id}"
+    links = document["paths"][path]["put"]["responses"]["200"]["links"]
+
+    assert [link["operationId"] for link in links.values()] == [document["paths"][path]["delete"]["operationId"]]
+    assert all(
+        link["parameters"] == {"id": "$request.path.id", "type_id": "$request.path.type_id"} for link in links.values()
+    )
 
 
 def test_the_token_endpoint_is_documented_in_oauth_form(document):
@@ -451,6 +482,51 @@ def test_error_replies_conform_to_the_document(document, api, make_api, org, wor
     conformance.check_method_not_allowed("DELETE", "/users", api.delete("/users"))
     conformance.check_method_not_allowed("GET", "/oauth/token", api.client.get(f"{BASE}/oauth/token", secure=True))
     conformance.check_method_not_allowed("POST", "/token", api.post("/token", {}))
+
+
+def test_replies_before_the_view_are_documented_on_every_operation(document):
+    """A wrong `Host` (400 10005) and a too long request line (414 10005) can meet any operation, a body over
+    1 MiB (413 10004) any operation with a body: the document lists them where schemathesis and clients look."""
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if path == "/oauth/token":
+                continue
+            responses, where = operation["responses"], (method, path)
+            codes = {
+                status: reply["content"]["application/problem+json"]["schema"]["properties"]["code"]["enum"]
+                for status, reply in responses.items()
+                if status >= "400"
+            }
+            assert 10005 in codes["400"] and codes["414"] == [10005], where
+            if "requestBody" in operation:
+                assert codes["413"] == [10004], where
+            else:
+                assert "413" not in codes, where
+
+
+def test_replies_before_the_view_conform_to_the_document(document, api):
+    conformance = Conformance(document)
+    too_large = b'{"name": "' + b"x" * (1024 * 1024) + b'"}'
+
+    conformance.check("GET", "/users", api.get("/users", HTTP_HOST="evil.example"), 400)
+    big = api.call("POST", "/expiry-date-types", data=too_large, content_type="application/json")
+    conformance.check("POST", "/expiry-date-types", big, 413)
+    token = api.client.post(
+        f"{BASE}/oauth/token",
+        {"grant_type": "client_credentials"},
+        secure=True,
+        HTTP_AUTHORIZATION=basic(str(api.token.client_id), api.secret),
+        HTTP_HOST="evil.example",
+    )
+    conformance.check("POST", "/oauth/token", token, 400)  # Problem Details, not OAuth's form
+    big_form = api.client.post(
+        f"{BASE}/oauth/token",
+        b"grant_type=client_credentials&scope=" + b"x" * (1024 * 1024),
+        content_type="application/x-www-form-urlencoded",
+        secure=True,
+        HTTP_AUTHORIZATION=basic(str(api.token.client_id), api.secret),
+    )
+    conformance.check("POST", "/oauth/token", big_form, 413)  # OAuth's form
 
 
 BODIES = [

@@ -248,6 +248,13 @@ def test_a_token_form_with_1200_fields_is_400_invalid_request_in_the_callers_lan
     assert body["error_description"] not in ("", "The token request is not valid.")  # Danish
 
 
+def test_a_multipart_token_form_without_a_boundary_is_400_invalid_request(client, db):
+    """Found by schemathesis: the form could not be read and Django answered its HTML page (and logged a fault)."""
+    response = client.post(TOKEN_URL, "grant_type=client_credentials", content_type="multipart/form-data", secure=True)
+
+    assert_oauth_invalid_request(response, 400)
+
+
 def test_a_chunked_token_form_within_the_limit_is_read(api):
     response = api.client.generic(
         "POST",

@@ -271,3 +271,12 @@ def test_problem_messages_name_the_character(api, org, membership):
     response = api.post("/users", new_user(org, membership, "erik\u200b"))
 
     assert "U+200B" in problem_messages(response)["username"]
+
+
+def test_the_username_search_finds_a_full_width_spelling(api, org):
+    erik = MemberFactory(organization=org, user__username=f"{org.pk}-erik")
+    full_width = f"{org.pk}-\uff45\uff52\uff49\uff4b"  # 1-ｅｒｉｋ
+
+    found = api.get("/users", {"username": full_width}).json()["data"]
+
+    assert [user["id"] for user in found] == [erik.user_id]

@@ -4,6 +4,7 @@ import json
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
 from oauth2_provider.views import TokenView
 from oauthlib.oauth2 import BackendApplicationServer
@@ -42,6 +43,8 @@ class MainTokenView(TokenView):
                 grant_type = request.POST.get("grant_type")
             except SuspiciousOperation as error:  # too large, too many fields (DATA_UPLOAD_*)
                 return self.refuse_form(error)
+            except MultiPartParserError:  # a multipart form that cannot be read (no boundary, cut short)
+                return oauth_error(400, "invalid_request", _("The token request is not valid."))
             if not grant_type:
                 return oauth_error(400, "invalid_request", _("grant_type is required."))
             context = current_http_request.set(request)

@@ -30,6 +30,11 @@ class CountryCode(s.Text):
 
 class Email(s.Text):
     format = "email"
+    # What Django's validate_email takes, for the document (a fuzzer's "email" may have a one-letter top domain).
+    pattern = (
+        r"^[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+(?:\.[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+)*"
+        r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9]{1,59})$"
+    )
 
     def __init__(self, **kwargs):
         super().__init__(max_length=254, **kwargs)

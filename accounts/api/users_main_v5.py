@@ -1,5 +1,7 @@
 """Main API v5: users (a login as one organization's member). The API's user id is the login's id."""
 
+from dataclasses import dataclass
+
 from django.db.models.functions import Lower
 
 from apicore import params
@@ -9,6 +11,7 @@ from apicore.views import CreateMixin, DeleteMixin, ItemEndpoint, ListEndpoint, 
 from .. import selectors, services
 from ..models import Member
 from ..services.users import user_field_problems
+from ..usernames import nfkc
 from .flavour_main_v5 import MainV5Api
 from .user_presenters import UserPresenter
 from .user_schemas import UserCreate, UserUpdate
@@ -16,6 +19,14 @@ from .user_schemas import UserCreate, UserUpdate
 
 def _text(lookup: str, what: str) -> params.Search:
     return params.Search(lookup, description=f"{what}; * matches any characters.")
+
+
+@dataclass(frozen=True)
+class UsernameSearch(params.Search):
+    """Usernames are searched as they are stored: NFKC first, so a full-width `1-erik` finds `1-erik`."""
+
+    def parse(self, raw: str) -> str:
+        return super().parse(nfkc(raw))
 
 
 def _has_invalid_email(value: bool, context):
@@ -40,7 +51,7 @@ class UserList(_Users, CreateMixin, ListEndpoint):
 
     filters = {
         "name": _text("user__name", "Name"),
-        "username": _text("user__username", "Username"),
+        "username": UsernameSearch("user__username", description="Username; * matches any characters."),
         "member_number": _text("member_number", "Member number"),
         "membership_name": _text("membership__name", "Membership name"),
         "membership_id": params.Int("membership_id"),

@@ -29,8 +29,8 @@ class CountryCode(s.Text):
 
 
 class Email(s.Text):
-    format = "email"
-    # What Django's validate_email takes, for the document (a fuzzer's "email" may have a one-letter top domain).
+    # What Django's validate_email takes, for the document. A pattern and no `format: email`: JSON Schema's
+    # email format differs from Django's validator both ways (one-letter top domains, punycode labels).
     pattern = (
         r"^[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+(?:\.[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+)*"
         r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9]{1,59})$"

@@ -3,8 +3,9 @@
 Loaded by tests/conftest.py. Each test process (the only one, or each pytest-xdist worker):
 - writes every log record of the run to its own file, through the service's own logging configuration
   (config.log_redaction.logging_config) at DEBUG: root handler, every logger, `logging.disable` off, and
-  django.db.backends included: every connection gets `force_debug_cursor`, so SQL is logged as it would be
-  with DEBUG=True;
+  django.db.backends included: every connection (those of threads too) logs each statement as Django's
+  debug cursor does with DEBUG=True (an execute wrapper, so that the service's code paths stay those of
+  production);
 - keeps a registry of the secrets the tests used, taken where they are made or checked: passwords
   (User.set_password / check_password, website form fields), API token secrets and every other secret of
   apicore.secrets.new_secret (the OAuth client secrets), Bearer credentials checked by the Main API,
@@ -23,6 +24,7 @@ import logging
 import logging.config
 import re
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -181,10 +183,9 @@ def _install_capture(path: Path) -> None:
 
     _capture_path = path
     _configure_capture(path)
-    # Django logs SQL only through debug cursors (DEBUG=True); every connection of the run gets one.
     for connection in connections.all():
-        connection.force_debug_cursor = True
-    connection_created.connect(_debug_cursor, dispatch_uid="tests.log_secrets")
+        _log_sql_of(connection)
+    connection_created.connect(_on_connection_created, dispatch_uid="tests.log_secrets")
 
 
 def _configure_capture(path: Path) -> None:
@@ -196,6 +197,12 @@ def _configure_capture(path: Path) -> None:
         config["loggers"][name] = {"level": "WARNING"}
     logging.config.dictConfig(config)
     logging.disable(logging.NOTSET)
+
+
+def capture_path() -> Path:
+    """The file this process logs the run to."""
+    assert _capture_path is not None, "the run's log capture is not installed"
+    return _capture_path
 
 
 def reinstall_capture() -> None:
@@ -211,8 +218,45 @@ def _checked(text: str) -> dict:
     return {"lines": text.count("\n"), "secrets": kinds}
 
 
-def _debug_cursor(sender, connection, **kwargs):
-    connection.force_debug_cursor = True
+_sql_logger = logging.getLogger("django.db.backends")
+
+
+def _log_sql(execute, sql, params, many, context):
+    """Each statement logged as Django's debug cursor logs it with DEBUG=True: same logger, message and
+    arguments (the statement with its values written in, then the values). Not through
+    `force_debug_cursor` itself: with queries logged, the token lookup leaves its prepared statement for
+    the default cursor (accounts.token_lookup), and the suite would no longer run the production path."""
+    started = time.monotonic()
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        if _sql_logger.isEnabledFor(logging.DEBUG):
+            connection = context["connection"]
+            shown = None
+            if not many:
+                try:
+                    shown = connection.ops.last_executed_query(context["cursor"], sql, params)
+                except Exception:  # what Django would show is not worth failing a test for
+                    shown = None
+            shown = shown or sql
+            duration = time.monotonic() - started
+            _sql_logger.debug(
+                "(%.3f) %s; args=%s; alias=%s",
+                duration,
+                shown,
+                params,
+                connection.alias,
+                extra={"duration": duration, "sql": shown, "params": params, "alias": connection.alias},
+            )
+
+
+def _log_sql_of(connection) -> None:
+    if _log_sql not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_log_sql)
+
+
+def _on_connection_created(sender, connection, **kwargs):
+    _log_sql_of(connection)
 
 
 def _is_xdist_controller(config) -> bool:

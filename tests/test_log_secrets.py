@@ -198,6 +198,20 @@ def test_a_traceback_is_filtered_too():
 
 # --- the check of the whole run ---------------------------------------------------------------------
 
+
+def test_the_runs_capture_holds_each_sql_statement_without_its_text_values(db):
+    from django.contrib.auth import get_user_model
+
+    assert not connection.queries_logged  # the service's own code paths, as in production
+    get_user_model().objects.filter(username="capture-probe-7f3a").exists()
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+
+    log = log_secrets.capture_path().read_text(encoding="utf-8")
+    assert "capture-probe-7f3a" not in log
+    assert any('FROM "accounts_user"' in line and "'…'" in line for line in log.splitlines()), log[-2000:]
+
+
 LEAKING_TESTS = """
 import logging
 

@@ -9,6 +9,8 @@ import os
 import uuid
 
 forwarded_allow_ips = ""
+# The access and error logs go through the service's redaction (a password-reset address holds a token).
+logger_class = "config.gunicorn_logging.RedactingLogger"
 secure_scheme_headers: dict[str, str] = {}
 
 # The longest request line gunicorn reads (its own maximum while bounded; 0 would be unbounded and costly

@@ -275,7 +275,7 @@ def test_problem_messages_name_the_character(api, org, membership):
 
 def test_the_username_search_finds_a_full_width_spelling(api, org):
     erik = MemberFactory(organization=org, user__username=f"{org.pk}-erik")
-    full_width = f"{org.pk}-\uff45\uff52\uff49\uff4b"  # 1-ｅｒｉｋ
+    full_width = f"{org.pk}-\uff45\uff52\uff49\uff4b"  # the full-width spelling
 
     found = api.get("/users", {"username": full_width}).json()["data"]
 

@@ -14,6 +14,8 @@ from django.db import models, transaction
 from django.http import FileResponse, Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from apicore.exceptions import ServiceError
 
@@ -63,6 +65,11 @@ class OrganizationAdmin(OrganizationScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         # The trial is the service's own business with the club.
         return [] if request.user.is_superuser else ["is_trial"]
+
+
+def nothing_deleted(reason: str) -> str:
+    """The message of a refused delete, in the page's language; the reason is the service's."""
+    return gettext("Nothing was deleted. %(reason)s") % {"reason": reason}
 
 
 class Refused(Exception):
@@ -123,7 +130,7 @@ class ServiceSavedAdmin(OrganizationScopedAdmin):
         try:
             return super().delete_view(request, object_id, extra_context)  # atomic: a refusal undoes the log too
         except ServiceError as error:
-            self.message_user(request, f"Nothing was deleted. {self.refused_delete_reason(error)}", messages.ERROR)
+            self.message_user(request, nothing_deleted(self.refused_delete_reason(error)), messages.ERROR)
             return self.refused_delete_redirect(request, object_id)
 
     def refused_delete_reason(self, error: ServiceError) -> str:
@@ -134,7 +141,7 @@ class ServiceSavedAdmin(OrganizationScopedAdmin):
             with transaction.atomic():
                 return super().response_action(request, queryset)
         except RefusedInSelection as refused:
-            self.message_user(request, f"Nothing was deleted. {refused}", messages.ERROR)
+            self.message_user(request, nothing_deleted(str(refused)), messages.ERROR)
             return HttpResponseRedirect(request.get_full_path())
 
     def delete_queryset(self, request, queryset):
@@ -174,7 +181,7 @@ class MembershipAdmin(OrganizationScopedAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(member_total=models.Count("members"))
 
-    @admin.display(description="Members", ordering="member_total")
+    @admin.display(description=_("Members"), ordering="member_total")
     def member_count(self, group):
         return group.member_total
 
@@ -193,7 +200,6 @@ class UserExpiryDateInline(_ParentPermissionInline):
     model = UserExpiryDate
     form = UserExpiryDateForm
     extra = 1
-    verbose_name = "expiry date"
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
@@ -218,34 +224,36 @@ class MemberAdmin(ServiceSavedAdmin):
     ordering = ["member_number"]
     filter_horizontal = ["user_groups"]
 
-    @admin.display(description="Name", ordering="user__name")
+    @admin.display(description=_("Name"), ordering="user__name")
     def name(self, member):
         return member.user.full_name
 
-    @admin.display(description="Username")
+    @admin.display(description=_("Username"))
     def login(self, member):
         if member.user.created_by(member.organization_id):
             return member.user.username
-        return f"{member.user.username} (made by another organization)"
+        return gettext("%(username)s (made by another organization)") % {"username": member.user.username}
 
-    @admin.display(description="Balance")
+    @admin.display(description=_("Balance"))
     def balance(self, member):
         return f"{member_balance(member):.2f} {member.organization.currency_symbol}"
 
-    @admin.display(description="Invalid email addresses")
+    @admin.display(description=_("Invalid email addresses"))
     def email_marks(self, member):
         marks = [
-            f"{email.address}: {email.invalid_reason or 'marked invalid'}"
+            f"{email.address}: {email.invalid_reason or gettext('marked invalid')}"
             for email in member.user.emails.all()
             if email.invalid
         ]
-        return "; ".join(marks) or "none"
+        return "; ".join(marks) or gettext("none")
 
     def get_fieldsets(self, request, obj=None):
         foreign = obj is not None and not obj.user.created_by(obj.organization_id)
         login_note = (
-            "This login was made by another organization: only that organization can change the name, contact "
-            "data, identification number and emergency contact."
+            gettext(
+                "This login was made by another organization: only that organization can change the name, "
+                "contact data, identification number and emergency contact."
+            )
             if foreign
             else None
         )
@@ -260,10 +268,13 @@ class MemberAdmin(ServiceSavedAdmin):
         )
         fieldsets = [
             (None, {"fields": first}),
-            ("Roles", {"fields": ["roles"]}),
-            ("Name", {"fields": ["first_name", "last_name_particle", "last_name"], "description": login_note}),
+            (_("Roles"), {"fields": ["roles"]}),
             (
-                "Contact",
+                _("Name"),
+                {"fields": ["first_name", "last_name_particle", "last_name"], "description": login_note},
+            ),
+            (
+                _("Contact"),
                 {
                     "fields": [
                         *emails,
@@ -278,7 +289,7 @@ class MemberAdmin(ServiceSavedAdmin):
                 },
             ),
             (
-                "Identification and emergency contact",
+                _("Identification and emergency contact"),
                 {
                     "fields": [
                         "personal_identification_number",
@@ -288,9 +299,9 @@ class MemberAdmin(ServiceSavedAdmin):
                     ]
                 },
             ),
-            ("Account", {"fields": account}),
+            (_("Account"), {"fields": account}),
             (
-                "Other",
+                _("Other"),
                 {
                     "fields": [
                         "misc_info",
@@ -424,7 +435,7 @@ class ExpiryDateTypeAdmin(ServiceSavedAdmin):
     fieldsets = [
         (None, {"fields": ["organization", "name", "may_never_expire", "members_can_change", "image_required"]}),
         (
-            "Booking",
+            _("Booking"),
             {
                 "fields": [
                     "booking_required",
@@ -434,13 +445,13 @@ class ExpiryDateTypeAdmin(ServiceSavedAdmin):
                 ]
             },
         ),
-        ("Reminders", {"fields": ["reminders_at_login", "reminders_days_before"]}),
+        (_("Reminders"), {"fields": ["reminders_at_login", "reminders_days_before"]}),
     ]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(date_total=models.Count("user_expiry_dates"))
 
-    @admin.display(description="Members with a date", ordering="date_total")
+    @admin.display(description=_("Members with a date"), ordering="date_total")
     def date_count(self, expiry_type):
         return expiry_type.date_total
 
@@ -479,10 +490,10 @@ class ExpiryDateTypeAdmin(ServiceSavedAdmin):
         count = sum(dependent["count"] for dependent in error.dependents or [])
         if not count:
             return super().refused_delete_reason(error)
-        return (
-            f"Members with a date of this type: {count}. To delete the type with the dates and their images, "
+        return gettext(
+            "Members with a date of this type: %(count)s. To delete the type with the dates and their images, "
             "tick “Also delete” on its delete page."
-        )
+        ) % {"count": count}
 
     def delete_model(self, request, obj):
         expiry_date_type_delete(expiry_type=obj, delete_dependents=request.POST.get("delete_dependents") == "yes")
@@ -496,7 +507,7 @@ class ApiTokenAdmin(OrganizationScopedAdmin):
     add form, and is kept nowhere.
     """
 
-    section = ("System settings", "Authorization")
+    section = (_("System settings"), _("Authorization"))
     form = ApiTokenForm
     list_display = ["description", "client_id_column", "owner_name", "rights_summary", "created_at", "organization"]
     list_filter = ["organization"]
@@ -504,24 +515,24 @@ class ApiTokenAdmin(OrganizationScopedAdmin):
     search_fields = ["description"]
     secret_template = "admin/accounts/apitoken/secret.html"
 
-    @admin.display(description="Client ID", ordering="client_id")
+    @admin.display(description=_("Client ID"), ordering="client_id")
     def client_id_column(self, token):
         return token.client_id
 
-    @admin.display(description="Owner", ordering="owner__name")
+    @admin.display(description=_("Owner"), ordering="owner__name")
     def owner_name(self, token):
         return token.owner.full_name
 
-    @admin.display(description="Rights")
+    @admin.display(description=_("Rights"))
     def rights_summary(self, token):
-        return token.scope or "none"
+        return token.scope or gettext("none")
 
     def get_fieldsets(self, request, obj=None):
         about = ["organization", "description"] + ([] if obj is None else ["client_id", "owner_name", "created_at"])
         fieldsets = [
             (None, {"fields": about}),
-            ("Rights", {"fields": RIGHTS_FIELDS, "description": "Per module: none, read, write, or both."}),
-            ("Allowed IP addresses", {"fields": ["allowed_ips"]}),
+            (_("Rights"), {"fields": RIGHTS_FIELDS, "description": _("Per module: none, read, write, or both.")}),
+            (_("Allowed IP addresses"), {"fields": ["allowed_ips"]}),
         ]
         return self.without_organization_field(request, fieldsets)
 
@@ -553,7 +564,7 @@ class ApiTokenAdmin(OrganizationScopedAdmin):
         """The one page that shows the secret, next to the Client ID."""
         context = {
             **self.admin_site.each_context(request),
-            "title": "API token created",
+            "title": gettext("API token created"),
             "opts": self.opts,
             "token": obj,
             "secret": obj.new_secret,

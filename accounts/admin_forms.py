@@ -7,6 +7,7 @@ from django.contrib.admin.widgets import AdminDateWidget
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apicore.exceptions import ServiceError
@@ -16,7 +17,7 @@ from .expiry import NEVER_EXPIRES
 from .models import MODULES, ApiToken, ExpiryDateType, Member, Role, User, UserExpiryDate
 from .services import EXPIRY_TYPE_SETTINGS, InvalidRights, api_token_check_rights
 
-RIGHT_CHOICES = [("", "none"), ("r", "r: read"), ("w", "w: write"), ("rw", "rw: read and write")]
+RIGHT_CHOICES = [("", _("none")), ("r", _("r: read")), ("w", _("w: write")), ("rw", _("rw: read and write"))]
 
 
 def rights_field(module: str) -> str:
@@ -76,9 +77,9 @@ class AddressListField(forms.CharField):
 
 class ApiTokenForm(_RightsFields, forms.ModelForm):
     allowed_ips = AddressListField(
-        label="Allowed IP addresses",
+        label=_("Allowed IP addresses"),
         required=False,
-        help_text="One address or CIDR range (such as 192.0.2.0/24) per line. Empty allows every address.",
+        help_text=_("One address or CIDR range (such as 192.0.2.0/24) per line. Empty allows every address."),
     )
 
     # The login that saves the form, who will own a new token; set by ApiTokenAdmin.get_form.
@@ -113,7 +114,9 @@ class ApiTokenForm(_RightsFields, forms.ModelForm):
         organization = cleaned_data.get("organization") or getattr(self.instance, "organization", None)
         if adding and organization is not None and organization not in administered_organizations(self.acting_user):
             # The API refuses a token whose owner is not an administrator of its organization.
-            self.add_error(None, "You own the tokens you create: only an administrator of the organization can.")
+            self.add_error(
+                None, gettext("You own the tokens you create: only an administrator of the organization can.")
+            )
         return cleaned_data
 
     def token_values(self) -> dict:
@@ -200,13 +203,16 @@ _ContactFields = type(
     {
         "username": _user_field(
             "username",
-            help_text="Must start with the organization id and a dash; the member sets a password "
-            "with 'Reset my password'.",
+            help_text=_(
+                "Must start with the organization id and a dash; the member sets a password with 'Reset my password'."
+            ),
         ),
         **{column: _user_field(column, required=column in ("first_name", "last_name")) for column in USER_COLUMNS},
-        "email_1": forms.EmailField(label="Email", required=False),
-        "email_2": forms.EmailField(label="Second email", required=False),
-        "active": forms.BooleanField(required=False, initial=True),
+        "email_1": forms.EmailField(label=_("Email"), required=False),
+        "email_2": forms.EmailField(label=_("Second email"), required=False),
+        "active": forms.BooleanField(
+            label=capfirst(Member._meta.get_field("active").verbose_name), required=False, initial=True
+        ),
         **{column: Member._meta.get_field(column).formfield() for column in MEMBER_SERVICE_COLUMNS[1:]},
     },
 )
@@ -220,7 +226,9 @@ class MemberForm(RefusalErrors, _ContactFields, forms.ModelForm):
     value (as Django does for model fields with a default), so only what is sent is changed.
     """
 
-    roles = forms.MultipleChoiceField(choices=Role.choices, widget=forms.CheckboxSelectMultiple, required=False)
+    roles = forms.MultipleChoiceField(
+        label=_("Roles"), choices=Role.choices, widget=forms.CheckboxSelectMultiple, required=False
+    )
 
     problem_field_map = {
         "membership_id": ["membership"],
@@ -243,7 +251,7 @@ class MemberForm(RefusalErrors, _ContactFields, forms.ModelForm):
         if self.adding:
             del self.fields["active"]  # a new member is active (within the trial limit)
             self.fields["member_number"].required = False
-            self.fields["member_number"].help_text = "Empty: the highest member number plus one."
+            self.fields["member_number"].help_text = _("Empty: the highest member number plus one.")
             self.fields["membership"].required = True
             return
         del self.fields["username"]
@@ -425,7 +433,10 @@ class UserExpiryDateForm(RefusalErrors, forms.ModelForm):
 
     def instance_label(self) -> str:
         expiry_type = self.cleaned_data.get("type") if hasattr(self, "cleaned_data") else None
-        return f"Expiry date {expiry_type or self.instance.type_id or ''}".strip()
+        name = expiry_type or self.instance.type_id
+        if not name:
+            return gettext("Expiry date")
+        return gettext("Expiry date %(type)s") % {"type": name}
 
 
 # --- expiry date types ----------------------------------------------------------------------------------
@@ -435,11 +446,11 @@ class ExpiryDateTypeForm(RefusalErrors, forms.ModelForm):
     """Reads an expiry date type; ExpiryDateTypeAdmin saves it through expiry_date_type_create and _update."""
 
     booking_excluded_object_ids = forms.CharField(
-        label="Objects not checked when booking",
+        label=_("Objects not checked when booking"),
         required=False,
-        help_text="Object ids (as GET /objects gives them), separated by commas. Empty: every object is checked.",
+        help_text=_("Object ids (as GET /objects gives them), separated by commas. Empty: every object is checked."),
     )
-    reminders_days_before = forms.IntegerField(label="Reminders start days before", min_value=0, max_value=365)
+    reminders_days_before = forms.IntegerField(label=_("Reminders start days before"), min_value=0, max_value=365)
 
     class Meta:
         model = ExpiryDateType
@@ -455,7 +466,7 @@ class ExpiryDateTypeForm(RefusalErrors, forms.ModelForm):
     def clean_booking_excluded_object_ids(self) -> list[int]:
         parts = [part.strip() for part in self.cleaned_data["booking_excluded_object_ids"].split(",") if part.strip()]
         if not all(part.isascii() and part.isdigit() and int(part) > 0 for part in parts):
-            raise ValidationError("Write object ids (whole numbers from 1) separated by commas.", code="invalid")
+            raise ValidationError(_("Write object ids (whole numbers from 1) separated by commas."), code="invalid")
         return list(dict.fromkeys(int(part) for part in parts))
 
     def _get_validation_exclusions(self):

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = "Members and organizations"
+    verbose_name = _("Members and organizations")
 
     def ready(self):
         from . import signals  # noqa: F401

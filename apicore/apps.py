@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ApicoreConfig(AppConfig):
     name = "apicore"
-    verbose_name = "API conventions"
+    verbose_name = _("API conventions")
 
     def ready(self):
         from django.urls import register_converter

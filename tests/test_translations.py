@@ -229,3 +229,39 @@ def test_the_admin_login_error_is_in_swedish(admin, client):
     html = page.content.decode()
     assert "Ange rätt användarnamn och lösenord för en administratör" in html
     assert "Please enter the correct" not in html
+
+
+def fieldset_titles(html: str) -> list[str]:
+    return re.findall(r'<h2[^>]*class="fieldset-heading"[^>]*>\s*([^<]+?)\s*</h2>', html)
+
+
+def test_the_member_and_api_token_pages_in_swedish_have_swedish_fieldset_titles(admin, org):
+    """The fieldset titles, column names and choices the admin code names itself are translated too."""
+    browser = web(admin)
+    member = MemberRole.objects.get(member__user=admin, role="admin").member
+    member_page = browser.get(
+        f"{ADMIN}/accounts/member/{member.pk}/change/", HTTP_ACCEPT_LANGUAGE="sv", secure=True
+    ).content.decode()
+    token_page = browser.get(f"{ADMIN}/accounts/apitoken/add/", HTTP_ACCEPT_LANGUAGE="sv", secure=True).content.decode()
+
+    titles = fieldset_titles(member_page)
+    for title in ("Roller", "Namn", "Kontakt", "Identifiering och närmast anhörig", "Konto", "Övrigt"):
+        assert title in titles, titles
+    for english in ("Roles", "Name", "Contact", "Identification and emergency contact", "Account", "Other"):
+        assert english not in titles
+    for label in ("Saldo", "Andra e-postadress", "Ogiltiga e-postadresser"):  # the page's own labels
+        assert label in member_page
+    assert "Second email" not in member_page and "Invalid email addresses" not in member_page
+
+    titles = fieldset_titles(token_page)
+    assert "Rättigheter" in titles and "Tillåtna IP-adresser" in titles, titles
+    assert "Rights" not in titles and "Allowed IP addresses" not in titles
+    assert "Per modul: inga, läsa, skriva eller båda." in token_page
+    assert "rw: läsa och skriva" in token_page and "rw: read and write" not in token_page
+
+
+def test_the_index_names_system_settings_in_swedish(admin, org):
+    html = web(admin).get(f"{ADMIN}/", HTTP_ACCEPT_LANGUAGE="sv", secure=True).content.decode()
+    assert "Systeminställningar" in html and "Behörighet" in html
+    assert "Medlemmar och organisationer" in html
+    assert "System settings" not in html and "Members and organizations" not in html

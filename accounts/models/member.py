@@ -3,6 +3,12 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+def _organization_key(related_name: str) -> models.ForeignKey:
+    return models.ForeignKey(
+        "accounts.Organization", on_delete=models.CASCADE, related_name=related_name, verbose_name=_("organization")
+    )
+
+
 class NamedGroup(models.Model):
     """A named set of an organization's members: memberships and user groups have the same shape."""
 
@@ -17,9 +23,7 @@ class NamedGroup(models.Model):
 
 
 class Membership(NamedGroup):
-    organization = models.ForeignKey(
-        "accounts.Organization", on_delete=models.CASCADE, related_name="memberships", verbose_name=_("organization")
-    )
+    organization = _organization_key("memberships")
 
     class Meta(NamedGroup.Meta):
         verbose_name = _("membership")
@@ -27,9 +31,7 @@ class Membership(NamedGroup):
 
 
 class UserGroup(NamedGroup):
-    organization = models.ForeignKey(
-        "accounts.Organization", on_delete=models.CASCADE, related_name="user_groups", verbose_name=_("organization")
-    )
+    organization = _organization_key("user_groups")
 
     class Meta(NamedGroup.Meta):
         verbose_name = _("user group")

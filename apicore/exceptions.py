@@ -212,8 +212,3 @@ def unhandled_error(exc: Exception) -> ApiError:
     """A fault of ours: logged with its traceback, answered 500 without details."""
     logger.error("Unhandled error", exc_info=exc)
     return ApiError(ErrorCode.DATABASE_ERROR if isinstance(exc, DatabaseError) else ErrorCode.INTERNAL_ERROR)
-
-
-def problem_exception_handler(exc, context):
-    """DRF's EXCEPTION_HANDLER: the view's flavour answers (every API view has one)."""
-    return context["view"].flavour.error_response(context.get("request"), exc)

@@ -58,6 +58,7 @@ class Endpoint(APIView):
         return [authentication() for authentication in self.flavour.authentication_classes]
 
     def get_exception_handler(self):
+        # Every error below an endpoint is answered by its flavour (status, body, media type).
         return lambda exc, context: self.flavour.error_response(context.get("request"), exc)
 
     def dispatch(self, request, *args, **kwargs):
@@ -164,6 +165,11 @@ class Endpoint(APIView):
     # --- presenters -----------------------------------------------------------------------------------
 
     @cached_property
+    def context(self):
+        """The presenter context of this request, made once for the presenter and the filters."""
+        return self.flavour.presenter_context(self.request, self.today)
+
+    @cached_property
     def today(self):
         return clock.today_in(self.organization.timezone)
 
@@ -175,8 +181,7 @@ class Endpoint(APIView):
             for module in self.presenter_class.blocks[name].extra_modules:
                 if not self.flavour.allows(self.request, module, "r"):
                     raise self.flavour.refuse_right(module, "r", block=name)
-        context = self.flavour.presenter_context(self.request, self.today)
-        return self.presenter_class(context=context, include=include, exclude=exclude)
+        return self.presenter_class(context=self.context, include=include, exclude=exclude)
 
     # --- bodies ---------------------------------------------------------------------------------------
 
@@ -336,7 +341,7 @@ class ListEndpoint(Endpoint):
         return ("list", 200) if method == "get" else super().reply_for(method)
 
     def filter_queryset(self, queryset: QuerySet, params: dict[str, Any]) -> QuerySet:
-        context = self.flavour.presenter_context(self.request, self.today)
+        context = self.context
         for name, filter_ in self.filters.items():
             value = params.get(name)
             if value is None and filter_.default is not None:

@@ -173,7 +173,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "DEFAULT_RENDERER_CLASSES": ["apicore.renderers.ApiJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "EXCEPTION_HANDLER": "apicore.exceptions.problem_exception_handler",
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apicore.negotiation.JsonOnlyNegotiation",
 }

@@ -5,6 +5,7 @@ applies the rules every endpoint shares (known, given once, with a value) and re
 """
 
 import datetime as dt
+import decimal
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ INVALID = ErrorCode.INVALID_PARAMETER.code
 INVALID_DATE = ErrorCode.INVALID_DATE.code
 DATE_FORM = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 INT_FORM = re.compile(r"^-?[0-9]+$")
+DECIMAL_FORM = re.compile(r"^-?[0-9]{1,12}(\.[0-9]{1,2})?$")
 LIKE_SPECIAL = re.compile(r"[\\%_]")
 STARS = re.compile(r"\*+")
 # DECISIONS.md, "Hostile input": a search pattern is at most 100 characters, a run of `*` counting as one.
@@ -65,6 +67,13 @@ def parse_date(raw: str) -> dt.date:
         return dt.date.fromisoformat(raw)
     except ValueError:
         raise ParamError("is not a date that exists", INVALID_DATE) from None
+
+
+def parse_decimal(raw: str) -> decimal.Decimal:
+    """An amount: at most 12 digits before the point and two after (the widest amount the database keeps)."""
+    if not DECIMAL_FORM.match(raw):
+        raise ParamError("must be a number with at most two decimals, such as -1250.50")
+    return decimal.Decimal(raw)
 
 
 def parse_names(raw: str) -> list[str]:
@@ -214,6 +223,31 @@ class Date(Filter):
 
     def parse(self, raw: str) -> dt.date:
         return parse_date(raw)
+
+
+@dataclass(frozen=True)
+class Decimal(Filter):
+    """An amount, compared exactly (12.5 finds 12.50)."""
+
+    schema = {"type": "string", "pattern": DECIMAL_FORM.pattern, "examples": ["-1250.50"]}
+
+    def parse(self, raw: str) -> decimal.Decimal:
+        return parse_decimal(raw)
+
+
+@dataclass(frozen=True)
+class DateCondition(Filter):
+    """A date filter whose condition is built from the date and the presenter context (a local date turned
+    into UTC bounds in the organization's zone); `lookup` names the column for the documentation only."""
+
+    build: Callable[[dt.date, Any], Q] = field(default=None, compare=False)
+    schema = {"type": "string", "format": "date"}
+
+    def parse(self, raw: str) -> dt.date:
+        return parse_date(raw)
+
+    def condition(self, value: dt.date, context: Any) -> Q:
+        return self.build(value, context)
 
 
 @dataclass(frozen=True)

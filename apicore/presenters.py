@@ -29,6 +29,7 @@ STRING = {"type": "string"}
 BOOLEAN = {"type": "boolean"}
 NUMBER = {"type": "number"}
 DATE = {"type": "string", "format": "date"}
+DATETIME = {"type": "string", "format": "date-time"}
 
 
 def nullable(schema: dict) -> dict:
@@ -96,7 +97,11 @@ def _same(value: Any) -> Any:
 
 class Value:
     """One value of an item: its JSON Schema, the columns it reads, and `compute(*column_values)` (or
-    `compute(context, *column_values)` with `uses_context`). Without `compute`, the only column's value."""
+    `compute(context, *column_values)` with `uses_context`). Without `compute`, the only column's value.
+
+    A `related` value is the list of its loaded elements; with columns too, it is
+    `compute(elements, *column_values)` (or `compute(context, elements, *column_values)`): a value made of
+    the item's own columns and rows of another table (an object's status from its maintenance items)."""
 
     def __init__(
         self,
@@ -108,7 +113,7 @@ class Value:
     ):
         if related is None and not columns:
             raise TypeError("a value reads at least one column, or is a Related block")
-        if compute is None and len(columns) > 1:
+        if compute is None and (len(columns) > 1 or (related is not None and columns)):
             raise TypeError("a value of several columns needs compute")
         self.schema = schema
         self.columns = columns
@@ -253,7 +258,17 @@ class Presenter:
         positions, compute, context = self._positions, value.compute, self.context
         if value.related is not None:
             position = positions[_column_name(value.related.key)]
-            return lambda row, related: related[name].get(row[position], [])
+            if not value.columns:
+                return lambda row, related: related[name].get(row[position], [])
+            getter = itemgetter(*(positions[_column_name(column)] for column in value.columns))
+            many = len(value.columns) > 1
+            if value.uses_context:
+                return lambda row, related: compute(
+                    context, related[name].get(row[position], []), *(getter(row) if many else (getter(row),))
+                )
+            return lambda row, related: compute(
+                related[name].get(row[position], []), *(getter(row) if many else (getter(row),))
+            )
         indexes = [positions[_column_name(column)] for column in value.columns]
         if len(indexes) == 1:
             (index,) = indexes
@@ -279,6 +294,20 @@ def text_or_none(value: str | None) -> str | None:
 def iso_date(value: dt.date | None) -> str | None:
     """A date as the API writes it (YYYY-MM-DD), or None."""
     return None if value is None else value.isoformat()
+
+
+def utc_iso(value: dt.datetime | None) -> str | None:
+    """A point in time as the APIs write `*_at`: UTC, whole seconds, with Z."""
+    if value is None:
+        return None
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def local_iso(value: dt.datetime | None, zone) -> str | None:
+    """A point in time as the APIs write `*_local`: in `zone` (a ZoneInfo), whole seconds, with its offset."""
+    if value is None:
+        return None
+    return value.astimezone(zone).replace(microsecond=0).isoformat()
 
 
 def ref_or_none(id_: int | None, name: str | None) -> dict | None:

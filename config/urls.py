@@ -8,6 +8,10 @@ from . import pages
 
 main_v5 = [
     path("", include("accounts.api.urls_main_v5")),
+    path("", include("objects_app.api.urls_main_v5")),
+    path("", include("bookings.api.urls_main_v5")),
+    path("", include("flightlog.api.urls_main_v5")),
+    path("", include("economy.api.urls_main_v5")),
 ]
 
 urlpatterns = [

@@ -20,7 +20,7 @@ from accounts.api.presenters import (
 from accounts.api.user_presenters import UserPresenter
 from accounts.models import ApiToken, Member, MemberRole, Membership, UserEmail, UserExpiryDate, UserGroup
 from accounts.selectors import member_balance, types_with_dates_of
-from apicore.presenters import PresenterContext
+from apicore.presenters import STRING, Field, Presenter, PresenterContext, Related
 from economy.models import Transaction
 from tests.factories import ExpiryDateTypeFactory, MemberFactory
 
@@ -261,3 +261,30 @@ def test_expired_is_against_the_contexts_today(org):
         )
         assert listed[0]["expired"] is expired and listed[0]["user"]["id"] == member.user_id
         conforms(ExpiryDateListPresenter, listed[0])
+
+
+def test_a_related_value_with_columns_is_computed_from_its_elements_and_the_items_columns(db):
+    """An object's status reads its own totals and its maintenance items: one query for the page's items."""
+    from accounts.models import Membership, Organization
+
+    org = Organization.objects.create(name="Related")
+    first = Membership.objects.create(organization=org, name="A")
+    Membership.objects.create(organization=org, name="B")
+
+    def memberships(_model, keys, _context):
+        for row in Membership.objects.filter(organization_id__in=keys).order_by("name"):
+            yield row.organization_id, row.name
+
+    class Counted(Presenter):
+        fields = {
+            "summary": Field(
+                STRING,
+                "name",
+                related=Related("id", load=memberships),
+                compute=lambda names, org_name: f"{org_name}: {'+'.join(names)}",
+            )
+        }
+
+    assert Counted().render(org) == {"summary": "Related: A+B"}
+    first.delete()
+    assert Counted().render(org) == {"summary": "Related: B"}

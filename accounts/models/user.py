@@ -43,6 +43,9 @@ class User(AbstractUser):
     mobile_country_code = models.CharField(_("mobile country code"), max_length=4, blank=True)
     mobile_initial_number = models.CharField(_("mobile prefix"), max_length=10, blank=True)
     mobile_number = models.CharField(_("mobile number"), max_length=20, blank=True)
+    # The member's own choice whether other members see these beside a booking (hidden: null in the APIs).
+    email_visible = models.BooleanField(_("email visible to other members"), default=True)
+    mobile_visible = models.BooleanField(_("mobile visible to other members"), default=True)
 
     personal_identification_number = models.CharField(_("personal identity number"), max_length=20, blank=True)
     emergency_contact_name = models.CharField(_("emergency contact"), max_length=200, blank=True)

@@ -1,0 +1,3 @@
+"""Main API v5 routes of this app."""
+
+urlpatterns: list = []

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apicore.exceptions import ServiceError
+from objects_app.models import BookableObject
 
 from .admin_site import administered_organizations
 from .expiry import NEVER_EXPIRES
@@ -445,12 +446,16 @@ class UserExpiryDateForm(RefusalErrors, forms.ModelForm):
 class ExpiryDateTypeForm(RefusalErrors, forms.ModelForm):
     """Reads an expiry date type; ExpiryDateTypeAdmin saves it through expiry_date_type_create and _update."""
 
-    booking_excluded_object_ids = forms.CharField(
+    booking_excluded_object_ids = forms.ModelMultipleChoiceField(
         label=_("Objects not checked when booking"),
+        queryset=BookableObject.objects.none(),
         required=False,
-        help_text=_("Object ids (as GET /objects gives them), separated by commas. Empty: every object is checked."),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None ticked: the date is checked for every object."),
     )
     reminders_days_before = forms.IntegerField(label=_("Reminders start days before"), min_value=0, max_value=365)
+    # The service names an excluded object by its place in the list; the page has one field for them all.
+    problem_field_map = {"booking.excluded_object_ids": ["booking_excluded_object_ids"]}
 
     class Meta:
         model = ExpiryDateType
@@ -458,16 +463,23 @@ class ExpiryDateTypeForm(RefusalErrors, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # The objects the organization books (its own and those shared with it); a superuser adding a type
+        # chooses the organization on the page, so is offered every object with its owner's name.
+        organization = getattr(self.instance, "organization", None) if self.instance.organization_id else None
+        organization = organization or getattr(self, "scoped", None)
+        objects = BookableObject.objects.select_related("organization")
+        field = self.fields["booking_excluded_object_ids"]
+        field.queryset = objects.visible_to(organization) if organization is not None else objects
+        # Another organization's object (shared, or any for a superuser) shows its owner.
+        own_id = organization.pk if organization is not None else None
+        field.label_from_instance = lambda obj: (
+            str(obj) if obj.organization_id == own_id else f"{obj} · {obj.organization}"
+        )
         if not self.instance._state.adding:
-            self.initial["booking_excluded_object_ids"] = ", ".join(
-                str(pk) for pk in self.instance.booking_excluded_object_ids
-            )
+            self.initial["booking_excluded_object_ids"] = list(self.instance.booking_excluded_object_ids)
 
     def clean_booking_excluded_object_ids(self) -> list[int]:
-        parts = [part.strip() for part in self.cleaned_data["booking_excluded_object_ids"].split(",") if part.strip()]
-        if not all(part.isascii() and part.isdigit() and int(part) > 0 for part in parts):
-            raise ValidationError(_("Write object ids (whole numbers from 1) separated by commas."), code="invalid")
-        return list(dict.fromkeys(int(part) for part in parts))
+        return [obj.pk for obj in self.cleaned_data["booking_excluded_object_ids"]]
 
     def _get_validation_exclusions(self):
         # A name in use (any letter case) is expiry_date_type_create's to report (10030), not the form's.

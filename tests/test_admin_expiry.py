@@ -10,6 +10,7 @@ from accounts.models import ExpiryDateType, Member, UserExpiryDate
 from accounts.services import expiry_date_type_create
 from tests.admin_fixtures import ADMIN, form_data, listed, make_admin_of, page_errors, shown_messages, web
 from tests.factories import MemberFactory, UserFactory
+from tests.factories_operations import ObjectFactory, ObjectShareFactory
 
 MEMBERS = f"{ADMIN}/accounts/member"
 TYPES = f"{ADMIN}/accounts/expirydatetype"
@@ -247,7 +248,7 @@ def test_another_organizations_member_dates_and_images_are_unreachable(client, o
 
 
 def type_form(**values) -> dict:
-    data = {"name": "Medical", "reminders_days_before": "30", "booking_excluded_object_ids": ""}
+    data = {"name": "Medical", "reminders_days_before": "30", "booking_excluded_object_ids": []}
     data.update(values)
     return data
 
@@ -268,6 +269,7 @@ def test_types_are_listed_and_searched_per_organization(client, org, other_org, 
 
 def test_a_type_is_made_through_the_service_and_a_name_in_use_is_refused(client, org, other_org, medical):
     expiry_date_type_create(organization=other_org, name="Licence")
+    simulator, trainer = ObjectFactory(organization=org), ObjectFactory(organization=org)
 
     made = client.post(
         f"{TYPES}/add/",
@@ -275,7 +277,7 @@ def test_a_type_is_made_through_the_service_and_a_name_in_use_is_refused(client,
             name="Licence",
             may_never_expire="on",
             booking_required="on",
-            booking_excluded_object_ids="7, 3",
+            booking_excluded_object_ids=[str(trainer.pk), str(simulator.pk)],
             reminders_days_before="60",
             organization=str(other_org.pk),
         ),
@@ -286,20 +288,24 @@ def test_a_type_is_made_through_the_service_and_a_name_in_use_is_refused(client,
     assert made.status_code == 302, page_errors(made)
     licence = ExpiryDateType.objects.get(organization=org, name="Licence")
     assert (licence.may_never_expire, licence.booking_required, licence.reminders_days_before) == (True, True, 60)
-    assert licence.booking_excluded_object_ids == [7, 3]
+    assert sorted(licence.booking_excluded_object_ids) == sorted([trainer.pk, simulator.pk])
     assert page_errors(in_use)["name"] == ["The name is in use (letter case does not count)."]
     assert "name" in page_errors(too_long)
     assert ExpiryDateType.objects.filter(organization=org).count() == 2
 
 
-def test_a_types_settings_change_but_not_its_name(client, medical):
+def test_a_types_settings_change_but_not_its_name(client, org, medical):
     url = f"{TYPES}/{medical.pk}/change/"
+    simulator = ObjectFactory(organization=org)
     assert "name" not in client.get(url).context["adminform"].form.fields
 
     response = client.post(
         url,
         type_form(
-            name="Renamed", members_can_change="on", reminders_days_before="14", booking_excluded_object_ids="12"
+            name="Renamed",
+            members_can_change="on",
+            reminders_days_before="14",
+            booking_excluded_object_ids=[str(simulator.pk)],
         ),
     )
 
@@ -307,7 +313,7 @@ def test_a_types_settings_change_but_not_its_name(client, medical):
     medical.refresh_from_db()
     assert medical.name == "Medical"
     assert (medical.members_can_change, medical.image_required) == (True, False)
-    assert (medical.reminders_days_before, medical.booking_excluded_object_ids) == (14, [12])
+    assert (medical.reminders_days_before, medical.booking_excluded_object_ids) == (14, [simulator.pk])
     assert "reminders_days_before" in page_errors(client.post(url, type_form(reminders_days_before="366")))
 
 
@@ -369,3 +375,20 @@ def test_the_type_page_is_on_the_organization_website(admin):
     assert isinstance(django_admin.site._registry[ExpiryDateType], OrganizationScopedAdmin)
     names = [entry["object_name"] for app in web(admin).get(f"{ADMIN}/").context["app_list"] for entry in app["models"]]
     assert "ExpiryDateType" in names
+
+
+def test_excluded_objects_are_chosen_by_registration_among_own_and_shared_objects(client, org, other_org, medical):
+    own = ObjectFactory(organization=org, registration="SE-KAA")
+    shared = ObjectShareFactory(object__organization=other_org, object__registration="LN-ABC", organization=org).object
+    foreign = ObjectFactory(organization=other_org, registration="SE-XXX")
+    url = f"{TYPES}/{medical.pk}/change/"
+
+    offered = client.get(url).context["adminform"].form.fields["booking_excluded_object_ids"]
+    refused = client.post(url, type_form(booking_excluded_object_ids=[str(foreign.pk)]))
+    saved = client.post(url, type_form(booking_excluded_object_ids=[str(own.pk), str(shared.pk)]))
+
+    assert [label for _, label in offered.choices] == [f"LN-ABC (C172) · {other_org.name}", "SE-KAA (C172)"]
+    assert "booking_excluded_object_ids" in page_errors(refused)
+    assert saved.status_code == 302, page_errors(saved)
+    medical.refresh_from_db()
+    assert sorted(medical.booking_excluded_object_ids) == sorted([own.pk, shared.pk])

@@ -1,6 +1,7 @@
 from accounts import services
 from accounts.models import ExpiryDateType, UserExpiryDate
 from tests.factories import MemberFactory
+from tests.factories_operations import ObjectFactory, ObjectShareFactory
 from tests.helpers import assert_problem, problem_fields
 
 
@@ -64,10 +65,33 @@ def test_patch_changes_only_the_fields_sent(api, medical):
     assert data["reminders"] == {"at_login": False, "days_before": 30}
 
 
-def test_patch_replaces_the_excluded_objects(api, medical):
-    api.patch(f"/expiry-date-types/{medical.pk}", {"booking": {"excluded_object_ids": [1, 2]}})
-    response = api.patch(f"/expiry-date-types/{medical.pk}", {"booking": {"excluded_object_ids": [3]}})
-    assert response.json()["data"]["booking"]["excluded_object_ids"] == [3]
+def test_patch_replaces_the_excluded_objects(api, org, medical):
+    first, second, third = (ObjectFactory(organization=org) for _ in range(3))
+    api.patch(f"/expiry-date-types/{medical.pk}", {"booking": {"excluded_object_ids": [first.pk, second.pk]}})
+    response = api.patch(f"/expiry-date-types/{medical.pk}", {"booking": {"excluded_object_ids": [third.pk]}})
+    assert response.json()["data"]["booking"]["excluded_object_ids"] == [third.pk]
+
+
+def test_excluded_objects_are_the_organizations_own_or_shared_ones(api, org, other_org, medical):
+    own = ObjectFactory(organization=org)
+    shared = ObjectShareFactory(object__organization=other_org, organization=org).object
+    foreign = ObjectFactory(organization=other_org)
+
+    refused = api.patch(
+        f"/expiry-date-types/{medical.pk}", {"booking": {"excluded_object_ids": [own.pk, foreign.pk, 999999]}}
+    )
+    created = api.post("/expiry-date-types", {"name": "Licence", "booking": {"excluded_object_ids": [foreign.pk]}})
+    accepted = api.patch(f"/expiry-date-types/{medical.pk}", {"booking": {"excluded_object_ids": [own.pk, shared.pk]}})
+
+    assert_problem(refused, 400, 10006)
+    assert problem_fields(refused) == {
+        "booking.excluded_object_ids[1]": 10006,
+        "booking.excluded_object_ids[2]": 10006,
+    }
+    assert_problem(created, 400, 10006)
+    assert problem_fields(created) == {"booking.excluded_object_ids[0]": 10006}
+    assert not ExpiryDateType.objects.filter(name="Licence").exists()
+    assert accepted.json()["data"]["booking"]["excluded_object_ids"] == [own.pk, shared.pk]
 
 
 def test_patch_with_no_fields_is_400_10105(api, medical):

@@ -8,6 +8,7 @@ from oauth2_provider.models import get_application_model
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
 from apicore.secrets import new_secret, secret_hash
+from objects_app.models import BookableObject
 
 from ..models import (
     MODULES,
@@ -149,12 +150,31 @@ def _duplicate_name(field: str = "name") -> ServiceError:
     )
 
 
+def _check_excluded_objects(organization: Organization, object_ids: list[int] | None) -> None:
+    """Excluded objects must be objects the organization books: its own or shared with it (GET /objects)."""
+    if not object_ids:
+        return
+    known = set(BookableObject.objects.visible_to(organization).filter(pk__in=object_ids).values_list("pk", flat=True))
+    problems = [
+        FieldProblem(
+            f"booking.excluded_object_ids[{index}]",
+            ErrorCode.INVALID_FIELD.code,
+            f"booking.excluded_object_ids[{index}] is not an object of the organization (GET /objects).",
+        )
+        for index, object_id in enumerate(object_ids)
+        if object_id not in known
+    ]
+    if problems:
+        raise ServiceError(ErrorCode.INVALID_FIELD, errors=problems)
+
+
 @transaction.atomic
 def expiry_date_type_create(*, organization: Organization, name: str, **settings) -> ExpiryDateType:
     """Left-out settings default to false, no excluded objects and reminders 30 days before."""
     unknown = set(settings) - set(EXPIRY_TYPE_SETTINGS)
     if unknown:
         raise TypeError(f"Unknown settings: {sorted(unknown)}")
+    _check_excluded_objects(organization, settings.get("booking_excluded_object_ids"))
     if ExpiryDateType.objects.filter(organization=organization, name__lower=name.lower()).exists():
         raise _duplicate_name()
     try:
@@ -172,6 +192,8 @@ def expiry_date_type_update(*, expiry_type: ExpiryDateType, **changes) -> Expiry
     unknown = set(changes) - set(EXPIRY_TYPE_SETTINGS)
     if unknown:
         raise TypeError(f"Unknown settings: {sorted(unknown)}")
+    if "booking_excluded_object_ids" in changes:
+        _check_excluded_objects(expiry_type.organization, changes["booking_excluded_object_ids"])
     for name, value in changes.items():
         setattr(expiry_type, name, value)
     if changes:

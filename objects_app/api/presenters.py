@@ -1,0 +1,266 @@
+"""The Object and Remark resources of the Main API v5 (shapes: /work/notes/shapes.md).
+
+Every block costs at most one query for the whole page: columns of the page's query (settings, time summary),
+a sub-select column (the highest open remark category), or one Related query (maintenance items, active
+remarks, a remark's history). Nothing sums flights: the time summary is the object's own columns.
+"""
+
+from apicore import clock
+from apicore.presenters import (
+    BOOLEAN,
+    DATE,
+    DATETIME,
+    INTEGER,
+    NUMBER,
+    REF,
+    STRING,
+    Block,
+    Expr,
+    Field,
+    Presenter,
+    Related,
+    array,
+    enum,
+    iso_date,
+    nullable,
+    obj,
+    ref,
+    text_or_none,
+    utc_iso,
+)
+
+from .. import selectors
+from ..models import Category, RemarkAction, RemarkState
+from ..status import (
+    format_hours,
+    format_minutes,
+    hours_number,
+    item_status,
+    minutes_as_hours,
+    object_status,
+    remaining_days,
+    remaining_minutes,
+)
+
+# The API names categories in English, whatever the website's language.
+CATEGORY_NAMES = {Category.AIRCRAFT: "Aircraft", Category.EQUIPMENT: "Equipment", Category.PREMISES: "Premises"}
+NULLABLE_TEXT = nullable(STRING)
+NULLABLE_NUMBER = nullable(NUMBER)
+NULLABLE_INTEGER = nullable(INTEGER)
+LEVEL = {"type": "integer", "enum": [0, 1, 2]}
+PERSON = nullable(REF)
+
+
+def category_ref(category: int) -> dict:
+    return {"id": category, "name": CATEGORY_NAMES.get(category, str(category))}
+
+
+def _aircraft_text(value: str, category: int) -> str | None:
+    return (value or None) if category == Category.AIRCRAFT else None
+
+
+# --- status --------------------------------------------------------------------------------------------------
+
+REMAINING_TIME = obj(
+    soft_airborne=NULLABLE_NUMBER,
+    soft_airborne_formatted=NULLABLE_TEXT,
+    hard_airborne=NULLABLE_NUMBER,
+    hard_airborne_formatted=NULLABLE_TEXT,
+)
+STATUS = obj(
+    total_id=nullable(LEVEL),
+    maintenance_id=nullable(LEVEL),
+    remarks_id=nullable(LEVEL),
+    remaining_time=REMAINING_TIME,
+)
+
+
+def _limits(_model, object_ids, _context):
+    return selectors.maintenance_limits_of(object_ids)
+
+
+def _status(items, has_status, airborne_minutes, zone, remarks_category):
+    return object_status(
+        has_status=has_status,
+        airborne_minutes=airborne_minutes,
+        items=items,
+        open_remarks_category=remarks_category,
+        today=clock.today_in(zone),
+    )
+
+
+# --- active remarks ------------------------------------------------------------------------------------------
+
+ACTIVE_REMARK = obj(id=INTEGER, created_date=DATE, created_by=PERSON, description=STRING, category_id=LEVEL)
+
+
+def _active_remarks(_model, object_ids, _context):
+    return selectors.active_remarks_of(object_ids)
+
+
+# --- maintenance items ---------------------------------------------------------------------------------------
+
+MAINTENANCE_ITEM = obj(
+    id=INTEGER,
+    name=STRING,
+    due_date=nullable(DATE),
+    due_airborne=NULLABLE_NUMBER,
+    hard_airborne=NULLABLE_NUMBER,
+    warning_days=INTEGER,
+    warning_hours=NUMBER,
+    remaining_days=NULLABLE_INTEGER,
+    remaining_hours=NULLABLE_NUMBER,
+    status_id=LEVEL,
+)
+
+
+def _maintenance(_model, object_ids, _context):
+    return selectors.maintenance_items_of(object_ids)
+
+
+def _number(value):
+    return None if value is None else hours_number(value)
+
+
+def _maintenance_items(elements, airborne_minutes, zone):
+    today = clock.today_in(zone)
+    items = []
+    for item_id, name, limits in elements:
+        left = remaining_minutes(limits.due_airborne, airborne_minutes)
+        items.append(
+            {
+                "id": item_id,
+                "name": name,
+                "due_date": iso_date(limits.due_date),
+                "due_airborne": _number(limits.due_airborne),
+                "hard_airborne": _number(limits.hard_airborne),
+                "warning_days": limits.warning_days,
+                "warning_hours": hours_number(limits.warning_hours),
+                "remaining_days": remaining_days(limits.due_date, today),
+                "remaining_hours": None if left is None else minutes_as_hours(left),
+                "status_id": item_status(limits, airborne_minutes=airborne_minutes, today=today),
+            }
+        )
+    return items
+
+
+# --- settings and time summary -------------------------------------------------------------------------------
+
+SETTINGS = obj(use_expected_airborne=BOOLEAN, force_expected_time=BOOLEAN, max_booking_length=NULLABLE_INTEGER)
+
+
+def _settings(category, use_expected_airborne, force_expected_time, max_booking_length):
+    if category != Category.AIRCRAFT:
+        return None
+    return {
+        "use_expected_airborne": use_expected_airborne,
+        "force_expected_time": force_expected_time,
+        "max_booking_length": max_booking_length,
+    }
+
+
+TIME_SUMMARY = obj(
+    total=obj(
+        airborne=NUMBER,
+        airborne_formatted=STRING,
+        block=NUMBER,
+        block_formatted=STRING,
+        tach=NUMBER,
+        tach_formatted=STRING,
+        landings=INTEGER,
+    )
+)
+
+
+def _time_summary(airborne_minutes, block_minutes, tach_hours, landings):
+    return {
+        "total": {
+            "airborne": minutes_as_hours(airborne_minutes),
+            "airborne_formatted": format_minutes(airborne_minutes),
+            "block": minutes_as_hours(block_minutes),
+            "block_formatted": format_minutes(block_minutes),
+            "tach": hours_number(tach_hours),
+            "tach_formatted": format_hours(tach_hours),
+            "landings": landings,
+        }
+    }
+
+
+class ObjectPresenter(Presenter):
+    fields = {
+        "id": Field(INTEGER, "id"),
+        "registration": Field(STRING, "registration"),
+        "category": Field(obj(id=INTEGER, name=STRING), "category", compute=category_ref),
+        "type_designator": Field(NULLABLE_TEXT, "type_designator", "category", compute=_aircraft_text),
+        "type_name": Field(NULLABLE_TEXT, "type_name", "category", compute=_aircraft_text),
+        "comment": Field(NULLABLE_TEXT, "comment", compute=text_or_none),
+        "organization": ref("organization"),
+        "active": Field(BOOLEAN, "active"),
+    }
+    blocks = {
+        "status": Block(
+            STATUS,
+            "has_status",
+            "airborne_minutes",
+            "organization__timezone",
+            Expr("open_remarks_category", selectors.open_remarks_category),
+            related=Related("id", load=_limits),
+            compute=_status,
+        ),
+        "active_remarks": Block(array(ACTIVE_REMARK), related=Related("id", load=_active_remarks)),
+        "maintenance_items": Block(
+            array(MAINTENANCE_ITEM),
+            "airborne_minutes",
+            "organization__timezone",
+            related=Related("id", load=_maintenance),
+            compute=_maintenance_items,
+        ),
+        "settings": Block(
+            nullable(SETTINGS),
+            "category",
+            "use_expected_airborne",
+            "force_expected_time",
+            "max_booking_length",
+            compute=_settings,
+        ),
+        "time_summary": Block(
+            TIME_SUMMARY, "airborne_minutes", "block_minutes", "tach_hours", "landings", compute=_time_summary
+        ),
+    }
+
+
+# --- remarks -------------------------------------------------------------------------------------------------
+
+HISTORY_EVENT = obj(action=enum(RemarkAction.values), text=NULLABLE_TEXT, at=DATETIME, by=PERSON)
+
+
+def _history(_model, remark_ids, _context):
+    return selectors.remark_history_of(remark_ids, at=utc_iso)
+
+
+def _remark_object(object_id, registration, organization_id, organization_name):
+    return {
+        "id": object_id,
+        "registration": registration,
+        "organization": {"id": organization_id, "name": organization_name},
+    }
+
+
+class RemarkPresenter(Presenter):
+    fields = {
+        "id": Field(INTEGER, "id"),
+        "object": Field(
+            obj(id=INTEGER, registration=STRING, organization=REF),
+            "object_id",
+            "object__registration",
+            "object__organization_id",
+            "object__organization__name",
+            compute=_remark_object,
+        ),
+        "description": Field(STRING, "description"),
+        "category_id": Field(LEVEL, "category"),
+        "state": Field(enum(RemarkState.values), "state"),
+        "created_at": Field(DATETIME, "created_at", compute=utc_iso),
+        "created_by": Field(PERSON, *selectors.person_columns("created_by"), compute=selectors.person_ref),
+        "history": Field(array(HISTORY_EVENT), related=Related("id", load=_history)),
+    }

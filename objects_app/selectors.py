@@ -1,0 +1,133 @@
+"""Reads of objects, maintenance items and remarks shared by the APIs and the website.
+
+Each function that loads rows for several objects (or remarks) does it in one query, so that a page of items
+costs the same number of queries whatever its length.
+"""
+
+import datetime as dt
+from collections.abc import Iterable, Iterator
+
+from django.db.models import F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce, Lower
+
+from accounts.models.user import full_name_of
+from apicore import clock
+
+from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
+from .status import Limits
+
+# The columns of a person reference {id, name} read from the login at `path`.
+PERSON_COLUMNS = ("id", "name", "first_name", "last_name_particle", "last_name", "username")
+
+
+def person_columns(path: str) -> list[str]:
+    return [f"{path}__{column}" for column in PERSON_COLUMNS]
+
+
+def person_ref(id_, name, first_name, particle, last_name, username) -> dict | None:
+    """{id (the login's id), name (full name)} or None."""
+    if id_ is None:
+        return None
+    return {"id": id_, "name": full_name_of(name or "", first_name or "", particle or "", last_name or "", username)}
+
+
+# --- objects -------------------------------------------------------------------------------------------------
+
+
+def open_remarks_category():
+    """A sub-select: the highest category of the object's remarks that are not closed, 0 when none."""
+    highest = (
+        Remark.objects.filter(object_id=OuterRef("pk"))
+        .exclude(state=RemarkState.CLOSED)
+        .order_by("-category")
+        .values("category")[:1]
+    )
+    return Coalesce(Subquery(highest), Value(0))
+
+
+def maintenance_rows(object_ids: Iterable[int]):
+    """The objects' maintenance items by due date (nulls last), name (any case), id; one query."""
+    return MaintenanceItem.objects.filter(object_id__in=list(object_ids)).order_by(
+        "object_id", F("due_date").asc(nulls_last=True), Lower("name"), "id"
+    )
+
+
+def maintenance_limits_of(object_ids: Iterable[int]) -> Iterator[tuple[int, Limits]]:
+    """(object id, Limits) of each maintenance item of the objects; one query."""
+    rows = maintenance_rows(object_ids).values_list(
+        "object_id", "due_date", "due_airborne", "hard_airborne", "warning_days", "warning_hours"
+    )
+    for object_id, *limits in rows:
+        yield object_id, Limits(*limits)
+
+
+def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, tuple[int, str, Limits]]]:
+    """(object id, (item id, name, Limits)) of each maintenance item of the objects; one query."""
+    rows = maintenance_rows(object_ids).values_list(
+        "object_id", "id", "name", "due_date", "due_airborne", "hard_airborne", "warning_days", "warning_hours"
+    )
+    for object_id, item_id, name, *limits in rows:
+        yield object_id, (item_id, name, Limits(*limits))
+
+
+def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:
+    """(object id, remark) of the objects' remarks that are not closed, newest first; one query.
+    `created_date` is the local date in the object's organization's zone."""
+    rows = (
+        Remark.objects.filter(object_id__in=list(object_ids))
+        .exclude(state=RemarkState.CLOSED)
+        .order_by("object_id", "-created_at", "-id")
+        .values_list(
+            "object_id",
+            "id",
+            "created_at",
+            "object__organization__timezone",
+            "description",
+            "category",
+            *person_columns("created_by"),
+        )
+    )
+    for object_id, remark_id, created_at, zone, description, category, *person in rows:
+        yield (
+            object_id,
+            {
+                "id": remark_id,
+                "created_date": created_at.astimezone(clock.zone(zone)).date().isoformat(),
+                "created_by": person_ref(*person),
+                "description": description,
+                "category_id": category,
+            },
+        )
+
+
+# --- remarks -------------------------------------------------------------------------------------------------
+
+
+def remark_history_of(remark_ids: Iterable[int], *, at: callable) -> Iterator[tuple[int, dict]]:
+    """(remark id, event) of the remarks' history, oldest first; one query. `at` writes the event's time."""
+    rows = (
+        RemarkEvent.objects.filter(remark_id__in=list(remark_ids))
+        .order_by("remark_id", "at", "id")
+        .values_list("remark_id", "action", "text", "at", *person_columns("by"))
+    )
+    for remark_id, action, text, when, *person in rows:
+        yield remark_id, {"action": action, "text": text or None, "at": at(when), "by": person_ref(*person)}
+
+
+def visible_zones(organization) -> list[str]:
+    """The time zones of the organizations whose objects the organization sees (its own and sharers')."""
+    objects = BookableObject.visible_to(BookableObject.objects.all(), organization)
+    zones = set(objects.order_by().values_list("organization__timezone", flat=True).distinct())
+    zones.add(organization.timezone)
+    return sorted(zones)
+
+
+def created_local_condition(organization, day: dt.date, *, on_or_after: bool) -> Q:
+    """Remarks whose `created_at`, as a local date in their object's organization's zone, is on or after
+    (or on or before) `day`: one condition per zone the organization's visible objects are in."""
+    condition = Q(pk__in=[])
+    for zone in visible_zones(organization):
+        start, end = clock.local_day_bounds(day, zone)
+        bound = Q(created_at__gte=start) if on_or_after else Q(created_at__lt=end)
+        condition |= Q(object__organization__timezone=zone) & bound
+    return condition

@@ -1,0 +1,32 @@
+"""The Main API v5 routes of objects and remarks held to the contract checks of tests/contract.py.
+
+The tenancy checks use an organization's own items; tests/test_objects_api.py and tests/test_remarks_api.py
+show that an object shared with the organization, and its remarks, are listed and fetchable too.
+"""
+
+from tests.contract import EndpointContract
+from tests.factories_operations import ObjectFactory, RemarkFactory
+
+
+class TestObjects(EndpointContract):
+    path = "/objects"
+    module = "objects"
+    lists = True
+    factory = ObjectFactory
+
+
+class TestObject(TestObjects):
+    path = "/objects/{id}"
+    lists = False
+
+
+class TestRemarks(EndpointContract):
+    path = "/remarks"
+    module = "objects"
+    lists = True
+    factory = RemarkFactory
+
+
+class TestRemark(TestRemarks):
+    path = "/remarks/{id}"
+    lists = False

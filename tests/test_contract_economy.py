@@ -1,0 +1,25 @@
+"""The Main API v5 transaction routes held to the contract checks of tests/contract.py."""
+
+from tests.contract import EndpointContract
+from tests.factories import MemberFactory
+from tests.factories_operations import TransactionFactory
+
+
+class TestTransactions(EndpointContract):
+    path = "/transactions"
+    module = "transactions"
+    methods = ("GET", "POST")
+    lists = True
+    factory = TransactionFactory
+
+    def body(self, method, item):
+        if method != "POST":
+            return None
+        member = MemberFactory(organization=item.organization)
+        return {"user_id": member.user_id, "date": "2026-01-15", "amount": -250.5, "comment": f"Contract {item.pk}"}
+
+
+class TestTransaction(TestTransactions):
+    path = "/transactions/{id}"
+    methods = ("GET",)
+    lists = False

@@ -1,0 +1,237 @@
+"""Presenters of the flight log (Main API v5): a flight, a flight type, a user's approved flight types.
+
+A flight is read in one query: its columns, the crew's names through joins and the transaction id as a
+sub-select; no block, no Related query.
+"""
+
+from decimal import Decimal
+
+from accounts.api.presenters import full_name, name_columns
+from apicore.presenters import (
+    BOOLEAN,
+    DATE,
+    DATETIME,
+    INTEGER,
+    NUMBER,
+    REF,
+    STRING,
+    Expr,
+    Field,
+    Presenter,
+    Related,
+    array,
+    iso_date,
+    nullable,
+    obj,
+    text_or_none,
+    utc_iso,
+)
+
+from ..selectors import CREW_HIDDEN, approved_types, first_transaction_id
+from ..totals import minutes_between, reading_difference
+
+NULLABLE_NUMBER = nullable(NUMBER)
+NULLABLE_DATETIME = nullable(DATETIME)
+NULLABLE_TEXT = nullable(STRING)
+AIRPORT = nullable(obj(icao=STRING, name=STRING))
+CREW = nullable(
+    obj(id=INTEGER, name=STRING, member_number=STRING, organization=nullable(REF)),
+)
+TOTALS = obj(
+    block=NULLABLE_NUMBER,
+    airborne=NULLABLE_NUMBER,
+    tach=NULLABLE_NUMBER,
+    hobbs=NULLABLE_NUMBER,
+    block_minutes=nullable(INTEGER),
+    airborne_minutes=nullable(INTEGER),
+    tach_minutes=nullable(INTEGER),
+    hobbs_minutes=nullable(INTEGER),
+)
+
+
+def number(value: Decimal | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _airport(icao: str | None, name: str | None) -> dict | None:
+    return None if icao is None else {"icao": icao, "name": name}
+
+
+def _airport_columns(path: str) -> tuple[str, str]:
+    return f"{path}__icao", f"{path}__name"
+
+
+def _crew_columns(role: str) -> tuple[str, ...]:
+    return (
+        f"{role}__user_id",
+        *name_columns(f"{role}__user"),
+        f"{role}__member_number",
+        f"{role}__organization_id",
+        f"{role}__organization__name",
+    )
+
+
+def _crew(hidden, user_id, name, first_name, particle, last_name, username, number_, org_id, org_name):
+    if hidden or user_id is None:
+        return None
+    return {
+        "id": user_id,
+        "name": full_name(name, first_name, particle, last_name, username),
+        "member_number": number_,
+        "organization": None if org_id is None else {"id": org_id, "name": org_name},
+    }
+
+
+def crew_field(role: str) -> Field:
+    return Field(CREW, CREW_HIDDEN, *_crew_columns(role), compute=_crew)
+
+
+def _hours_of_minutes(minutes: int | None) -> float | None:
+    return None if minutes is None else round(minutes / 60, 2)
+
+
+def _minutes_of_hours(hours: Decimal | None) -> int | None:
+    return None if hours is None else int((hours * 60).quantize(Decimal(1), rounding="ROUND_HALF_UP"))
+
+
+def totals(blockoff, takeoff, landing, blockon, tach_start, tach_end, hobbs_start, hobbs_end) -> dict:
+    """The flight's totals (shapes.md): a total is null when one of its two readings is missing."""
+    block = minutes_between(blockoff, blockon)
+    airborne = minutes_between(takeoff, landing)
+    tach = reading_difference(tach_start, tach_end)
+    hobbs = reading_difference(hobbs_start, hobbs_end)
+    return {
+        "block": _hours_of_minutes(block),
+        "airborne": _hours_of_minutes(airborne),
+        "tach": number(tach),
+        "hobbs": number(hobbs),
+        "block_minutes": block,
+        "airborne_minutes": airborne,
+        "tach_minutes": _minutes_of_hours(tach),
+        "hobbs_minutes": _minutes_of_hours(hobbs),
+    }
+
+
+class FlightPresenter(Presenter):
+    """An item of GET /flightlogs and GET /flightlogs/{id} (a FlightLogEntry)."""
+
+    fields = {
+        "id": Field(INTEGER, "id"),
+        "date": Field(DATE, "date", compute=iso_date),
+        "object": Field(
+            obj(id=INTEGER, registration=STRING, organization=REF),
+            "object_id",
+            "object__registration",
+            "object__organization_id",
+            "object__organization__name",
+            compute=lambda id_, registration, org_id, org_name: {
+                "id": id_,
+                "registration": registration,
+                "organization": {"id": org_id, "name": org_name},
+            },
+        ),
+        "flight_type": Field(
+            nullable(REF),
+            "flight_type_id",
+            "flight_type__name",
+            compute=lambda id_, name: None if id_ is None else {"id": id_, "name": name},
+        ),
+        "departure": Field(
+            obj(
+                airport=AIRPORT,
+                blockoff_at=NULLABLE_DATETIME,
+                takeoff_at=NULLABLE_DATETIME,
+                tachometer=NULLABLE_NUMBER,
+                hobbs=NULLABLE_NUMBER,
+            ),
+            *_airport_columns("departure_airport"),
+            "blockoff_at",
+            "takeoff_at",
+            "departure_tachometer",
+            "departure_hobbs",
+            compute=lambda icao, name, blockoff, takeoff, tach, hobbs: {
+                "airport": _airport(icao, name),
+                "blockoff_at": utc_iso(blockoff),
+                "takeoff_at": utc_iso(takeoff),
+                "tachometer": number(tach),
+                "hobbs": number(hobbs),
+            },
+        ),
+        "via_route": Field(NULLABLE_TEXT, "via_route", compute=text_or_none),
+        "arrival": Field(
+            obj(
+                airport=AIRPORT,
+                landing_at=NULLABLE_DATETIME,
+                blockon_at=NULLABLE_DATETIME,
+                tachometer=NULLABLE_NUMBER,
+                hobbs=NULLABLE_NUMBER,
+            ),
+            *_airport_columns("arrival_airport"),
+            "landing_at",
+            "blockon_at",
+            "arrival_tachometer",
+            "arrival_hobbs",
+            compute=lambda icao, name, landing, blockon, tach, hobbs: {
+                "airport": _airport(icao, name),
+                "landing_at": utc_iso(landing),
+                "blockon_at": utc_iso(blockon),
+                "tachometer": number(tach),
+                "hobbs": number(hobbs),
+            },
+        ),
+        "crew_hidden": Field(BOOLEAN, CREW_HIDDEN),
+        "pilot": crew_field("pilot"),
+        "instructor": crew_field("instructor"),
+        "scout": crew_field("scout"),
+        "is_solo_instruction": Field(nullable(BOOLEAN), "is_solo_instruction"),
+        "uplift": Field(
+            obj(fuel=NULLABLE_NUMBER, oil=NULLABLE_NUMBER),
+            "uplift_fuel",
+            "uplift_oil",
+            compute=lambda fuel, oil: {"fuel": number(fuel), "oil": number(oil)},
+        ),
+        "totals": Field(
+            TOTALS,
+            "blockoff_at",
+            "takeoff_at",
+            "landing_at",
+            "blockon_at",
+            "departure_tachometer",
+            "arrival_tachometer",
+            "departure_hobbs",
+            "arrival_hobbs",
+            compute=totals,
+        ),
+        "number_of_flights": Field(INTEGER, "number_of_flights"),
+        "daily_check": Field(nullable(BOOLEAN), "daily_check"),
+        "comment": Field(NULLABLE_TEXT, "comment", compute=text_or_none),
+        "transaction_id": Field(nullable(INTEGER), Expr("first_transaction_id", first_transaction_id)),
+        "remark_id": Field(nullable(INTEGER), "remark_id"),
+        "created_at": Field(DATETIME, "created_at", compute=utc_iso),
+    }
+
+
+class FlightTypePresenter(Presenter):
+    """An item of GET /flight-types."""
+
+    fields = {"id": Field(INTEGER, "id"), "name": Field(STRING, "name")}
+
+
+def _approved_types(_model, approval_ids, _context):
+    for approval_id, type_id, name in approved_types(approval_ids):
+        yield approval_id, {"id": type_id, "name": name}
+
+
+class ApprovedFlightTypesPresenter(Presenter):
+    """An item of GET /users/{id}/approved-flight-types: one object the user may log flights on (a
+    FlightApproval), with the flight types allowed on it."""
+
+    fields = {
+        "object": Field(
+            obj(id=INTEGER, registration=STRING),
+            "object_id",
+            "object__registration",
+            compute=lambda id_, registration: {"id": id_, "registration": registration},
+        ),
+        "flight_types": Field(array(REF), related=Related("id", load=_approved_types)),
+    }

@@ -1,0 +1,164 @@
+"""Writes on the flight log: log, change and delete a flight.
+
+Each is one transaction that also moves the object's time summary (objects_app.time_summary) by what the
+flight adds, takes away or changes, so that an object's totals are always the sum of its flights (and the
+totals it had before its first logged flight). The webhooks of document 3 will be recorded here too, in the
+same transaction (issue 9).
+
+The caller scopes: the organization website offers only the organization's own objects and members; these
+functions check what must hold whoever calls them (the crew, the flight type and the remark belong with the
+object; times and readings in order) and refuse with ServiceError (400 10006, one FieldProblem per field).
+"""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.db import transaction
+
+from apicore import clock
+from apicore.errors import ErrorCode
+from apicore.exceptions import FieldProblem, ServiceError
+from objects_app.models import BookableObject, ObjectShare
+from objects_app.time_summary import object_totals_move
+
+from .clock_times import ORDER
+from .models import FlightLogEntry
+from .totals import negated, time_summary_of
+
+# The fields a flight is logged with (besides its object), as FlightLogEntry names them.
+FLIGHT_FIELDS = (
+    "date",
+    "flight_type",
+    "departure_airport",
+    "arrival_airport",
+    "blockoff_at",
+    "takeoff_at",
+    "landing_at",
+    "blockon_at",
+    "departure_tachometer",
+    "arrival_tachometer",
+    "departure_hobbs",
+    "arrival_hobbs",
+    "via_route",
+    "pilot",
+    "instructor",
+    "scout",
+    "is_solo_instruction",
+    "uplift_fuel",
+    "uplift_oil",
+    "number_of_flights",
+    "daily_check",
+    "comment",
+    "remark",
+)
+CREW = ("pilot", "instructor", "scout")
+READINGS = (("departure_tachometer", "arrival_tachometer"), ("departure_hobbs", "arrival_hobbs"))
+INVALID = ErrorCode.INVALID_FIELD.code
+
+
+@transaction.atomic
+def flight_create(*, object: BookableObject, date: dt.date, **fields) -> FlightLogEntry:
+    """Log a flight on the object and add it to the object's time summary."""
+    _check_names(fields)
+    flight = FlightLogEntry(object=object, date=date, created_at=clock.now(), **fields)
+    _check(flight)
+    flight.save()
+    object_totals_move(object_id=flight.object_id, **time_summary_of(flight))
+    return flight
+
+
+@transaction.atomic
+def flight_update(*, flight: FlightLogEntry, object: BookableObject | None = None, **changes) -> FlightLogEntry:
+    """Change fields of a logged flight (its object too) and return it as stored; the object's totals move by
+    the difference (both objects' when the flight moves to another)."""
+    _check_names(changes)
+    stored = FlightLogEntry.objects.select_for_update().get(pk=flight.pk)
+    before_object_id, before = stored.object_id, time_summary_of(stored)
+    if object is not None:
+        stored.object = object
+    for name, value in changes.items():
+        setattr(stored, name, value)
+    _check(stored)
+    stored.save()
+    after = time_summary_of(stored)
+    if stored.object_id == before_object_id:
+        object_totals_move(object_id=stored.object_id, **{key: after[key] - before[key] for key in after})
+    else:
+        object_totals_move(object_id=before_object_id, **negated(before))
+        object_totals_move(object_id=stored.object_id, **after)
+    return stored
+
+
+@transaction.atomic
+def flight_delete(*, flight: FlightLogEntry) -> None:
+    """Delete a logged flight and take it away from the object's time summary. Its transactions stay (their
+    flight becomes empty)."""
+    stored = FlightLogEntry.objects.select_for_update().filter(pk=flight.pk).first()
+    if stored is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, "No such flight.")
+    summary = time_summary_of(stored)
+    stored.delete()
+    object_totals_move(object_id=stored.object_id, **negated(summary))
+
+
+# --- checks ---------------------------------------------------------------------------------------------
+
+
+def _check_names(fields: dict) -> None:
+    unknown = sorted(set(fields) - set(FLIGHT_FIELDS))
+    if unknown:
+        raise TypeError(f"not fields of a flight: {', '.join(unknown)}")
+
+
+def _check(flight: FlightLogEntry) -> None:
+    problems = flight_problems(flight)
+    if problems:
+        raise ServiceError(ErrorCode.INVALID_FIELD, "Check the flight's fields.", errors=problems)
+
+
+def flight_problems(flight: FlightLogEntry) -> list[FieldProblem]:
+    """What is wrong with a flight about to be saved (nothing: [])."""
+    problems = []
+    obj = flight.object
+    if flight.date is None:
+        problems.append(FieldProblem("date", INVALID, "date is required."))
+    if flight.flight_type_id is not None and flight.flight_type.organization_id != obj.organization_id:
+        problems.append(FieldProblem("flight_type", INVALID, "flight_type is not a flight type of the object's owner."))
+    crew = [(name, getattr(flight, name)) for name in CREW if getattr(flight, f"{name}_id") is not None]
+    if crew:
+        shared = ObjectShare.objects.filter(object=obj).values_list("organization_id", flat=True)
+        allowed = {obj.organization_id, *shared}
+        for name, member in crew:
+            if member.organization_id not in allowed:
+                problems.append(
+                    FieldProblem(name, INVALID, f"{name} must be a member of an organization that flies the object.")
+                )
+    if flight.remark_id is not None and flight.remark.object_id != obj.pk:
+        problems.append(FieldProblem("remark", INVALID, "remark must be a remark on the flight's object."))
+    problems += _order_problems(flight)
+    for start, end in READINGS:
+        first, last = getattr(flight, start), getattr(flight, end)
+        if first is not None and last is not None and Decimal(last) < Decimal(first):
+            problems.append(FieldProblem(end, INVALID, f"{end} must not be less than {start}."))
+    for name in ("departure_tachometer", "arrival_tachometer", "departure_hobbs", "arrival_hobbs", "uplift_fuel"):
+        value = getattr(flight, name)
+        if value is not None and Decimal(value) < 0:
+            problems.append(FieldProblem(name, INVALID, f"{name} must not be negative."))
+    if flight.uplift_oil is not None and Decimal(flight.uplift_oil) < 0:
+        problems.append(FieldProblem("uplift_oil", INVALID, "uplift_oil must not be negative."))
+    if flight.number_of_flights is None or flight.number_of_flights < 1:
+        problems.append(FieldProblem("number_of_flights", INVALID, "number_of_flights must be at least 1."))
+    return problems
+
+
+def _order_problems(flight: FlightLogEntry) -> list[FieldProblem]:
+    """Block off, takeoff, landing and block on in this order (the missing ones left out)."""
+    problems, previous = [], None
+    for name in ORDER:
+        value = getattr(flight, name)
+        if value is None:
+            continue
+        if previous is not None and value < previous[1]:
+            problems.append(FieldProblem(name, INVALID, f"{name} must not be before {previous[0]}."))
+        previous = (name, value)
+    return problems

@@ -9,7 +9,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from objects_app.models import BookableObject, Category, MaintenanceItem, Remark
+from objects_app.models import BookableObject, Category, MaintenanceItem, ObjectShare, Remark
 from tests.factories import OrganizationFactory, UserFactory
 from tests.factories_operations import (
     EquipmentFactory,
@@ -546,9 +546,7 @@ def test_the_list_with_every_block_costs_the_same_at_limit_1_and_500(
     shared = BookableObject.objects.bulk_create(
         BookableObject(organization=other_org, registration=f"LN-{n:04d}") for n in range(260)
     )
-    org.shared_objects.model.objects.bulk_create(
-        org.shared_objects.model(object=obj, organization=org) for obj in shared
-    )
+    ObjectShare.objects.bulk_create(ObjectShare(object=obj, organization=org) for obj in shared)
     writer = UserFactory()
     MaintenanceItem.objects.bulk_create(
         MaintenanceItem(object=obj, name=f"Check {n}", due_date=dt.date(2027, 1, 1), due_airborne=Decimal(n + 50))

@@ -1,3 +1,10 @@
 """Main API v5 routes of this app."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .bookings_main_v5 import BookingItem, BookingList
+
+urlpatterns = [
+    path("bookings", BookingList.as_view(), name="bookings"),
+    path("bookings/<id:pk>", BookingItem.as_view(), name="booking"),
+]

@@ -1,0 +1,126 @@
+"""The Booking resource (Main API v5): one query per page, whatever its length.
+
+The booker's and the student's details are columns of the page's query (their first email address a
+sub-select), and the local times are in the zone of the object's organization (a shared object of a club in
+another zone shows that club's zone and times).
+"""
+
+from decimal import Decimal
+
+from accounts.api.presenters import full_name, name_columns
+from apicore import clock
+from apicore.presenters import (
+    BOOLEAN,
+    DATETIME,
+    INTEGER,
+    NUMBER,
+    REF,
+    STRING,
+    Expr,
+    Field,
+    Presenter,
+    local_iso,
+    nullable,
+    obj,
+    text_or_none,
+    utc_iso,
+)
+from objects_app.models import Category
+
+from ..selectors import first_email
+
+NULLABLE_TEXT = nullable(STRING)
+# The API's category names are English whatever the language of the website (shapes.md).
+CATEGORY_NAMES = {Category.AIRCRAFT: "Aircraft", Category.EQUIPMENT: "Equipment", Category.PREMISES: "Premises"}
+
+PERSON = obj(id=INTEGER, name=STRING, email=NULLABLE_TEXT, mobile=NULLABLE_TEXT)
+OBJECT = obj(
+    id=INTEGER,
+    registration=STRING,
+    type_designator=NULLABLE_TEXT,
+    category=REF,
+    organization=REF,
+)
+
+
+def mobile_text(country_code: str | None, prefix: str | None, number: str | None) -> str | None:
+    """The mobile number as one text: "+46 701234567" (country code, a space, prefix and number); without a
+    country code only prefix and number; null without prefix and number."""
+    digits = f"{prefix or ''}{number or ''}".strip()
+    if not digits:
+        return None
+    return f"+{country_code} {digits}" if country_code else digits
+
+
+def _person_columns(path: str) -> tuple:
+    return (
+        f"{path}_id",
+        *name_columns(path),
+        Expr(f"{path}_first_email", lambda: first_email(f"{path}_id")),
+        f"{path}__email_visible",
+        f"{path}__mobile_country_code",
+        f"{path}__mobile_initial_number",
+        f"{path}__mobile_number",
+        f"{path}__mobile_visible",
+    )
+
+
+def _person(id_, *columns):
+    """{id, name, email, mobile} of the booker or student; email and mobile null where the person hides them."""
+    if id_ is None:
+        return None
+    *name, email, email_visible, cc, prefix, number, mobile_visible = columns
+    return {
+        "id": id_,
+        "name": full_name(*name),
+        "email": (email or None) if email_visible else None,
+        "mobile": mobile_text(cc, prefix, number) if mobile_visible else None,
+    }
+
+
+def _object(id_, registration, type_designator, category, organization_id, organization_name):
+    return {
+        "id": id_,
+        "registration": registration,
+        "type_designator": (type_designator or None) if category == Category.AIRCRAFT else None,
+        "category": {"id": category, "name": CATEGORY_NAMES.get(category, str(category))},
+        "organization": {"id": organization_id, "name": organization_name},
+    }
+
+
+def _local(value, timezone_name):
+    return local_iso(value, clock.zone(timezone_name))
+
+
+def _hours(value: Decimal | None) -> float | None:
+    return None if value is None else float(value)
+
+
+TIMEZONE = "object__organization__timezone"
+
+
+class BookingPresenter(Presenter):
+    fields = {
+        "id": Field(INTEGER, "id"),
+        "start_at": Field(DATETIME, "start_at", compute=utc_iso),
+        "end_at": Field(DATETIME, "end_at", compute=utc_iso),
+        "start_local": Field(DATETIME, "start_at", TIMEZONE, compute=_local),
+        "end_local": Field(DATETIME, "end_at", TIMEZONE, compute=_local),
+        "timezone": Field(STRING, TIMEZONE),
+        "object": Field(
+            OBJECT,
+            "object_id",
+            "object__registration",
+            "object__type_designator",
+            "object__category",
+            "object__organization_id",
+            "object__organization__name",
+            compute=_object,
+        ),
+        "user": Field(PERSON, *_person_columns("user"), compute=_person),
+        "student": Field(nullable(PERSON), *_person_columns("student"), compute=_person),
+        "type": Field(STRING, "type"),
+        "is_primary": Field(BOOLEAN, "is_primary"),
+        "expected_airborne": Field(nullable(NUMBER), "expected_airborne", compute=_hours),
+        "comment": Field(NULLABLE_TEXT, "comment", compute=text_or_none),
+    }

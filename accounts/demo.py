@@ -26,6 +26,7 @@ from django.core.files.base import ContentFile
 from apicore import clock
 from economy.models import Transaction
 
+from .demo_operations import build_demo_operations
 from .expiry import NEVER_EXPIRES
 from .models import MODULES, Member, Membership, Organization, User, UserEmail, UserExpiryDate, UserGroup
 from .services import (
@@ -687,6 +688,7 @@ def build_world() -> dict:
     Transaction.objects.bulk_create(money)
     _save_scans(scans)
     second_token = _token(second, second_admin, "full", 200001, all_rights)
+    operations = build_demo_operations(club, second)
 
     trial, trial_admin = _trial_club(admin_hash, member_hash)
     tokens["trial_full"] = _token(trial, trial_admin, "full", 300001, all_rights)
@@ -709,6 +711,7 @@ def build_world() -> dict:
             "name": trial.name,
             "admin": {"username": trial_admin.username, "password": ADMIN_PASSWORD},
         },
+        "operations": operations,
     }
 
 

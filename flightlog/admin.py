@@ -1,0 +1,332 @@
+"""The organization website's flight log pages: flights, flight types, flight approvals and airports.
+
+Flights are those on the organization's own objects (scoped by the object's organization); another
+organization's flights are neither listed nor reachable by address. A flight is entered as its local date and
+the local clock times of block off, takeoff, landing and block on in the object's organization's zone; the
+midnight rule (flightlog.clock_times) makes them UTC points in time, and the flight is saved through
+flightlog.services so that the object's time summary moves with it. People are offered and shown by name.
+
+Airports are one table for the whole service: support (superusers) adds and changes them; administrators
+may look them up.
+"""
+
+import datetime as dt
+
+from django import forms
+from django.contrib import admin
+from django.contrib.admin.widgets import AdminTimeWidget
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from accounts.admin import ServiceSavedAdmin
+from accounts.admin_forms import RefusalErrors
+from accounts.admin_site import OrganizationScopedAdmin
+from accounts.models import Member
+from apicore import clock
+from objects_app.models import BookableObject, ObjectShare, Remark
+
+from .clock_times import ClockTimeError, LocalFlightTimes, local_clock_times, utc_times
+from .models import Airport, FlightApproval, FlightLogEntry, FlightType
+from .services import flight_create, flight_delete, flight_update
+
+# The entry form's clock time fields and the columns they become.
+CLOCK_FIELDS = {"blockoff": "blockoff_at", "takeoff": "takeoff_at", "landing": "landing_at", "blockon": "blockon_at"}
+EDITABLE = [
+    "object",
+    "date",
+    "flight_type",
+    "departure_airport",
+    "arrival_airport",
+    "departure_tachometer",
+    "arrival_tachometer",
+    "departure_hobbs",
+    "arrival_hobbs",
+    "via_route",
+    "pilot",
+    "instructor",
+    "scout",
+    "is_solo_instruction",
+    "uplift_fuel",
+    "uplift_oil",
+    "number_of_flights",
+    "daily_check",
+    "comment",
+    "remark",
+]
+CREW = ("pilot", "instructor", "scout")
+CLOCK_HELP = _("Local time at the object's organization. A time earlier than the one before it is on the next day.")
+
+
+class MemberChoiceField(forms.ModelChoiceField):
+    """A member offered by name (with the member number, which tells two of one name apart)."""
+
+    def label_from_instance(self, obj):
+        return str(obj)
+
+
+def _clock_field(label):
+    return forms.TimeField(label=label, required=False, widget=AdminTimeWidget, help_text=CLOCK_HELP)
+
+
+class FlightForm(RefusalErrors, forms.ModelForm):
+    blockoff = _clock_field(_("block off"))
+    takeoff = _clock_field(_("takeoff"))
+    landing = _clock_field(_("landing"))
+    blockon = _clock_field(_("block on"))
+
+    # A service's problem with a point in time is shown on the clock time it came from.
+    problem_field_map = {column: [field] for field, column in CLOCK_FIELDS.items()}
+
+    class Meta:
+        model = FlightLogEntry
+        fields = EDITABLE
+        field_classes = dict.fromkeys(CREW, MemberChoiceField)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.times: dict[str, dt.datetime | None] = {}
+        instance = self.instance
+        if not instance._state.adding:
+            local = local_clock_times(instance, instance.object.organization.timezone)
+            for field, column in CLOCK_FIELDS.items():
+                self.initial.setdefault(field, local[column])
+
+    def clean(self):
+        cleaned_data = super().clean()
+        obj, date = cleaned_data.get("object"), cleaned_data.get("date")
+        if obj is None or date is None:
+            return cleaned_data
+        times = LocalFlightTimes(date, *(cleaned_data.get(field) for field in CLOCK_FIELDS))
+        try:
+            self.times = utc_times(times, obj.organization.timezone)
+        except ClockTimeError as error:
+            field = next(name for name, column in CLOCK_FIELDS.items() if column == error.field)
+            self.add_error(
+                field,
+                gettext("%(time)s does not exist on %(date)s: the clocks skip it.")
+                % {"time": cleaned_data[field].strftime("%H:%M"), "date": date.isoformat()},
+            )
+        return cleaned_data
+
+    def service_arguments(self) -> dict:
+        """Every field of the flight, as flight_create and flight_update take them."""
+        return {**{name: self.cleaned_data[name] for name in EDITABLE}, **self.times}
+
+
+def _local(flight, column: str) -> str:
+    """A point in time of the flight as the local clock time, marked (+1) when on the day after its date."""
+    value = getattr(flight, column)
+    if value is None:
+        return None
+    local = value.astimezone(clock.zone(flight.object.organization.timezone))
+    text = local.strftime("%H:%M")
+    days = (local.date() - flight.date).days
+    return f"{text} ({days:+d})" if days else text
+
+
+@admin.register(FlightLogEntry)
+class FlightLogEntryAdmin(ServiceSavedAdmin):
+    """The flight log of the organization's own objects, logged, changed and deleted through the services."""
+
+    form = FlightForm
+    organization_field = "object__organization"
+    list_display = ["date", "object", "pilot_name", "departure_icao", "arrival_icao", "blockoff_local", "blockon_local"]
+    list_display_links = ["date", "object"]
+    list_filter = ["object", "date"]
+    list_select_related = ["object__organization", "pilot__user", "departure_airport", "arrival_airport"]
+    search_fields = ["object__registration", "pilot__user__name", "departure_airport__icao", "arrival_airport__icao"]
+    date_hierarchy = "date"
+    ordering = ["-date", "-blockoff_at", "-id"]
+    fieldsets = [
+        (None, {"fields": ["object", "date", "flight_type"]}),
+        (
+            _("Departure"),
+            {"fields": ["departure_airport", "blockoff", "takeoff", "departure_tachometer", "departure_hobbs"]},
+        ),
+        (
+            _("Arrival"),
+            {"fields": ["via_route", "arrival_airport", "landing", "blockon", "arrival_tachometer", "arrival_hobbs"]},
+        ),
+        (_("Crew"), {"fields": ["pilot", "instructor", "scout", "is_solo_instruction"]}),
+        (
+            _("Other"),
+            {"fields": ["number_of_flights", "uplift_fuel", "uplift_oil", "daily_check", "comment", "remark"]},
+        ),
+    ]
+
+    @admin.display(description=_("Pilot"), ordering="pilot__user__name")
+    def pilot_name(self, flight):
+        return flight.pilot.user.full_name if flight.pilot_id else None
+
+    @admin.display(description=_("From"), ordering="departure_airport__icao")
+    def departure_icao(self, flight):
+        return flight.departure_airport.icao if flight.departure_airport_id else None
+
+    @admin.display(description=_("To"), ordering="arrival_airport__icao")
+    def arrival_icao(self, flight):
+        return flight.arrival_airport.icao if flight.arrival_airport_id else None
+
+    @admin.display(description=_("Block off"), ordering="blockoff_at")
+    def blockoff_local(self, flight):
+        return _local(flight, "blockoff_at")
+
+    @admin.display(description=_("Block on"), ordering="blockon_at")
+    def blockon_local(self, flight):
+        return _local(flight, "blockon_at")
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = list(super().get_fieldsets(request, obj))
+        if obj is not None:
+            fieldsets.append((_("Logged"), {"fields": ["created_at"]}))
+        return fieldsets
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["created_at"] if obj is not None else []
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        organization = self.current_organization(request)
+        if organization is None:
+            return form
+        fields = form.base_fields
+        if "object" in fields:
+            fields["object"].queryset = BookableObject.objects.filter(organization=organization)
+        for name in CREW:
+            if name not in fields:
+                continue
+            people = Q(organization=organization)
+            current = getattr(obj, f"{name}_id", None) if obj is not None else None
+            if current is not None:
+                # A member of an organization the object is shared with may have flown it.
+                people |= Q(pk=current)
+            fields[name].queryset = (
+                Member.objects.filter(people)
+                .select_related("user")
+                .order_by(Lower("user__name"), "member_number", "id")
+            )
+        if "remark" in fields:
+            fields["remark"].queryset = Remark.objects.filter(object__organization=organization)
+        return form
+
+    # --- saving through the services ---------------------------------------------------------------------
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            stored = FlightLogEntry.objects.get(pk=obj.pk)
+            self.call_service(flight_update, form=form, flight=stored, **form.service_arguments())
+            return
+        created = self.call_service(flight_create, form=form, **form.service_arguments())
+        obj.pk = created.pk
+        obj._state.adding = False
+        obj.refresh_from_db()
+
+    def save_related(self, request, form, formsets, change):
+        pass  # no many-to-many fields, no inlines
+
+    def delete_model(self, request, obj):
+        flight_delete(flight=obj)
+
+
+@admin.register(FlightType)
+class FlightTypeAdmin(OrganizationScopedAdmin):
+    list_display = ["name", "organization"]
+    list_filter = ["organization"]
+    search_fields = ["name"]
+    ordering = [Lower("name"), "id"]
+
+
+class FlightApprovalForm(forms.ModelForm):
+    class Meta:
+        model = FlightApproval
+        fields = ["member", "object", "flight_types"]
+        field_classes = {"member": MemberChoiceField}
+
+    def clean(self):
+        cleaned_data = super().clean()
+        member, obj = cleaned_data.get("member"), cleaned_data.get("object")
+        types = cleaned_data.get("flight_types") or []
+        if member is not None and obj is not None:
+            shared = ObjectShare.objects.filter(object=obj, organization_id=member.organization_id).exists()
+            if obj.organization_id != member.organization_id and not shared:
+                self.add_error("object", gettext("The member's organization neither owns nor shares this object."))
+            wrong = [str(flight_type) for flight_type in types if flight_type.organization_id != obj.organization_id]
+            if wrong:
+                self.add_error(
+                    "flight_types",
+                    gettext("Not flight types of the object's organization: %(names)s") % {"names": ", ".join(wrong)},
+                )
+        return cleaned_data
+
+
+@admin.register(FlightApproval)
+class FlightApprovalAdmin(OrganizationScopedAdmin):
+    """Which members may log flights on which of the organization's objects, of which flight types."""
+
+    form = FlightApprovalForm
+    organization_field = "member__organization"
+    list_display = ["member_name", "object", "flight_type_names"]
+    list_display_links = ["member_name", "object"]
+    list_filter = ["object"]
+    list_select_related = ["member__user", "object"]
+    search_fields = ["member__user__name", "member__member_number", "object__registration"]
+    ordering = [Lower("member__user__name"), "object__registration", "id"]
+    filter_horizontal = ["flight_types"]
+
+    @admin.display(description=_("Member"), ordering="member__user__name")
+    def member_name(self, approval):
+        return approval.member.user.full_name
+
+    @admin.display(description=_("Flight types"))
+    def flight_type_names(self, approval):
+        names = sorted((flight_type.name for flight_type in approval.flight_types.all()), key=str.lower)
+        return ", ".join(names) or None
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("flight_types")
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        organization = self.current_organization(request)
+        if organization is None:
+            return form
+        fields = form.base_fields
+        if "member" in fields:
+            fields["member"].queryset = (
+                Member.objects.filter(organization=organization)
+                .select_related("user")
+                .order_by(Lower("user__name"), "member_number", "id")
+            )
+        if "object" in fields:
+            fields["object"].queryset = BookableObject.objects.filter(organization=organization)
+        if "flight_types" in fields:
+            fields["flight_types"].queryset = FlightType.objects.filter(organization=organization)
+        return form
+
+
+@admin.register(Airport)
+class AirportAdmin(OrganizationScopedAdmin):
+    """The airports of every organization's flight log: support keeps the table; administrators look it up."""
+
+    list_display = ["icao", "name", "latitude", "longitude"]
+    search_fields = ["icao", "name"]
+    ordering = ["icao"]
+
+    def get_queryset(self, request):
+        return admin.ModelAdmin.get_queryset(self, request)  # one table for the whole service
+
+    def has_view_permission(self, request, obj=None):
+        return self.admin_site.has_permission(request)
+
+    def has_module_permission(self, request):
+        return self.admin_site.has_permission(request)
+
+    def has_add_permission(self, request):
+        return request.user.is_superuser and self.admin_site.has_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_add_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return self.has_add_permission(request)

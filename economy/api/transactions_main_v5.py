@@ -60,7 +60,6 @@ class TransactionList(_Transactions, CreateMixin, ListEndpoint):
     item_route = "transaction"
     errors = {
         "post": (
-            ErrorCode.NOT_FOUND,  # as a field code: user_id names no user of the organization
             ErrorCode.INVALID_AMOUNT,
             ErrorCode.DATE_IN_FUTURE,
             ErrorCode.BEFORE_LOCK_DATE,

@@ -5,13 +5,16 @@ login page's `cl` parameter (se, gb, no, dk), which picks the language for that 
 """
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.shortcuts import redirect
 from django.urls import reverse_lazy
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.generic import TemplateView
 
-from .forms import MemberLoginForm, MemberPasswordResetForm
+from .forms import ContactVisibilityForm, MemberLoginForm, MemberPasswordResetForm
 from .models import Member
 
 # The legacy site's country codes in `cl` to our language codes.
@@ -81,7 +84,8 @@ class PasswordResetCompleteView(ClLanguageMixin, auth_views.PasswordResetComplet
 
 
 class AccountView(ClLanguageMixin, LoginRequiredMixin, TemplateView):
-    """The logged-in member's name and the organizations where the login is a member."""
+    """The logged-in member's name, the organizations where the login is a member, and whether other members
+    see the member's email address and mobile number (POST saves that choice and shows the page again)."""
 
     template_name = "account/index.html"
 
@@ -92,4 +96,13 @@ class AccountView(ClLanguageMixin, LoginRequiredMixin, TemplateView):
             .select_related("organization", "membership")
             .order_by("organization__name", "organization_id")
         )
+        context.setdefault("visibility_form", ContactVisibilityForm(user=self.request.user))
         return context
+
+    def post(self, request, *args, **kwargs):
+        form = ContactVisibilityForm(request.POST, user=request.user)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(visibility_form=form))
+        form.save()
+        messages.success(request, gettext("Your choices are saved."))
+        return redirect("account")

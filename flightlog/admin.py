@@ -71,10 +71,10 @@ def _clock_field(label):
 
 
 class FlightForm(RefusalErrors, forms.ModelForm):
-    blockoff = _clock_field(_("block off"))
-    takeoff = _clock_field(_("takeoff"))
-    landing = _clock_field(_("landing"))
-    blockon = _clock_field(_("block on"))
+    blockoff = _clock_field(_("Block off"))
+    takeoff = _clock_field(_("Takeoff"))
+    landing = _clock_field(_("Landing"))
+    blockon = _clock_field(_("Block on"))
 
     # A service's problem with a point in time is shown on the clock time it came from.
     problem_field_map = {column: [field] for field, column in CLOCK_FIELDS.items()}

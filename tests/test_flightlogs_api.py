@@ -13,6 +13,7 @@ from flightlog.models import FlightLogEntry
 from tests.factories import MemberFactory, OrganizationFactory, UserFactory
 from tests.factories_operations import (
     AirportFactory,
+    FlightApprovalFactory,
     FlightFactory,
     FlightTypeFactory,
     ObjectFactory,
@@ -439,3 +440,35 @@ def test_a_page_costs_the_same_queries_at_limit_1_and_500(api, org, aircraft, pi
     assert sum(1 for item in body["data"] if item["transaction_id"] is not None) == 30
     with django_assert_max_num_queries(len(at_limit_1) + 1):  # the count of include_total
         api.get("/flightlogs", {"limit": 500, "include_total": "true"})
+
+
+# --- the document -------------------------------------------------------------------------------------------
+
+
+def test_replies_conform_to_the_openapi_document(api, org, aircraft, pilot):
+    from django.test import Client
+
+    from tests.test_openapi import DOCUMENT_URL, Conformance
+
+    document = Client().get(DOCUMENT_URL, secure=True).json()
+    conformance = Conformance(document)
+    flight = FlightFactory(
+        object=aircraft, pilot=pilot, instructor=pilot, flight_type=FlightTypeFactory(organization=org)
+    )
+    FlightFactory(object=aircraft, arrival_tachometer=None, departure_airport=None, pilot=None)
+    approval = FlightApprovalFactory(organization=org, member=pilot, object=aircraft)
+    approval.flight_types.add(flight.flight_type)
+    FlightApprovalFactory(organization=org, member=pilot)
+    path = f"/users/{pilot.user_id}/approved-flight-types"
+
+    conformance.check("GET", "/flightlogs", api.get("/flightlogs", {"include_total": "true"}), 200)
+    conformance.check("GET", "/flightlogs/{id}", api.get(f"/flightlogs/{flight.pk}"), 200)
+    conformance.check("GET", "/flight-types", api.get("/flight-types"), 200)
+    conformance.check("GET", "/users/{id}/approved-flight-types", api.get(path), 200)
+    conformance.check("GET", "/flightlogs", api.get("/flightlogs", {"date_from": "2026-02-30"}), 400)
+    conformance.check("GET", "/flightlogs/{id}", api.get("/flightlogs/999999"), 404)
+    conformance.check("GET", "/users/{id}/approved-flight-types", api.get("/users/999999/approved-flight-types"), 404)
+    org.uses_flight_log = False
+    org.save()
+    conformance.check("GET", "/flight-types", api.get("/flight-types"), 409)
+    conformance.check("GET", "/users/{id}/approved-flight-types", api.get(path), 409)

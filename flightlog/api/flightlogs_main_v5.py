@@ -131,8 +131,10 @@ class FlightTypeList(MainV5Api, FlightLogOff, ListEndpoint):
 
 
 class ApprovedFlightTypeList(MainV5Api, FlightLogOff, ListEndpoint):
-    """The objects the user may log flights on, each with the flight types allowed on it; objects sorted as
-    GET /objects sorts them."""
+    """The objects the user may log flights on, with the flight types allowed on each.
+
+    Objects are sorted as GET /objects sorts them (category, registration); the user's approvals on objects
+    the organization owns or is shared."""
 
     model = FlightApproval
     module = MODULE

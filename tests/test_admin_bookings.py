@@ -6,7 +6,9 @@ import re
 
 import pytest
 
+from apicore.exceptions import ServiceError
 from bookings.models import Booking
+from bookings.services import booking_create, booking_delete, booking_update
 from tests.admin_fixtures import ADMIN, form_data, listed, make_admin_of, make_superuser, page_errors, web
 from tests.factories import MemberFactory, OrganizationFactory
 from tests.factories_operations import BookingFactory, ObjectFactory, ObjectShareFactory
@@ -258,3 +260,61 @@ def test_a_shared_objects_booker_from_the_other_organization_stays_on_the_form(c
     booking.refresh_from_db()
     assert (booking.user, booking.comment) == (guest, "Changed")
     assert "Gunnar Gäst" in client.get(f"{BOOKINGS}/").content.decode()
+
+
+# --- the services ----------------------------------------------------------------------------------------
+
+
+def test_booking_create_keeps_whole_minutes_and_refuses_a_wrong_booking(org, other_org, plane, anna):
+    booking = booking_create(
+        object=plane, user=anna, start_at=at(2026, 11, 20, 9, 0, 59), end_at=at(2026, 11, 20, 10, 0, 1)
+    )
+    assert (booking.start_at, booking.end_at, booking.type, booking.is_primary) == (
+        at(2026, 11, 20, 9, 0),
+        at(2026, 11, 20, 10, 0),
+        "PRIV",
+        True,
+    )
+
+    outsider = MemberFactory(organization=other_org).user
+    with pytest.raises(ServiceError) as refused:
+        booking_create(
+            object=plane,
+            user=outsider,
+            student=anna,
+            start_at=at(2026, 11, 20, 9, 0),
+            end_at=at(2026, 11, 20, 9, 0, 30),
+        )
+    assert [(problem.field, problem.code) for problem in refused.value.errors] == [("end_at", 10006), ("user", 10006)]
+    assert Booking.objects.count() == 1
+
+
+def test_a_member_of_a_club_the_object_is_shared_with_may_book_it(plane):
+    guest_club = OrganizationFactory()
+    ObjectShareFactory(object=plane, organization=guest_club)
+    guest = MemberFactory(organization=guest_club).user
+
+    booking = booking_create(object=plane, user=guest, start_at=at(2026, 11, 20, 9, 0), end_at=at(2026, 11, 20, 10, 0))
+    assert booking.user == guest
+
+
+def test_booking_update_saves_only_what_changed_and_checks_the_result(plane, anna, erik):
+    booking = book(plane, at(2026, 11, 20, 9, 0), at(2026, 11, 20, 10, 0), user=anna)
+
+    with pytest.raises(ServiceError):
+        booking_update(booking=booking, start_at=at(2026, 11, 20, 10, 0))
+    with pytest.raises(TypeError):
+        booking_update(booking=booking, created_at=at(2026, 1, 1))
+    updated = booking_update(booking=booking, student=erik, end_at=at(2026, 11, 20, 11, 0), comment=None)
+
+    booking.refresh_from_db()
+    assert (booking.student, booking.end_at, booking.comment) == (erik, at(2026, 11, 20, 11, 0), "")
+    assert updated.pk == booking.pk
+
+
+def test_booking_delete_twice_is_not_found(plane):
+    booking = book(plane, at(2026, 11, 20, 9, 0), at(2026, 11, 20, 10, 0))
+    booking_delete(booking=booking)
+    with pytest.raises(ServiceError) as refused:
+        booking_delete(booking=booking)
+    assert refused.value.code == 10100

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User, UserEmail
@@ -485,3 +486,28 @@ def test_a_page_costs_the_same_queries_at_limit_1_and_500(api, org, other_org, p
     booking = Booking.objects.filter(student__isnull=False).first()
     with django_assert_max_num_queries(len(at_limit_1)):
         assert api.get(f"/bookings/{booking.pk}").status_code == 200
+
+
+# --- the OpenAPI document --------------------------------------------------------------------------------
+
+
+def test_replies_conform_to_the_document(api, make_api, org, other_org, plane):
+    from tests.test_openapi import DOCUMENT_URL, Conformance
+
+    conformance = Conformance(Client().get(DOCUMENT_URL, secure=True).json())
+    anna = member(org, "Anna", email_visible=False, mobile_country_code="46", mobile_number="701234567")
+    UserEmail.objects.create(user=anna, position=0, address="anna@example.org")
+    with_student = book(
+        plane, at(2026, 11, 20, 9, 0), at(2026, 11, 20, 10, 0), user=anna, student=member(org, "Erik"), comment="x"
+    )
+    book(plane, at(2026, 11, 21, 9, 0), at(2026, 11, 21, 10, 0), expected_airborne=Decimal("1.25"))
+    foreign = BookingFactory(organization=other_org)
+
+    conformance.check("GET", "/bookings", api.get("/bookings", {"include_total": "true", "limit": 1}), 200)
+    conformance.check("GET", "/bookings", api.get("/bookings", {"exclude": "user,student"}), 200)
+    conformance.check("GET", "/bookings/{id}", api.get(f"/bookings/{with_student.pk}"), 200)
+    conformance.check("GET", "/bookings", api.get("/bookings", {"date_from": "2026-02-30"}), 400)
+    conformance.check("GET", "/bookings", api.get("/bookings", {"colour": "red"}), 400)
+    conformance.check("GET", "/bookings/{id}", api.get(f"/bookings/{foreign.pk}"), 404)
+    conformance.check("GET", "/bookings/{id}", make_api(org, rights={}).get(f"/bookings/{foreign.pk}"), 403)
+    conformance.check("GET", "/bookings", api.get("/bookings", bearer="wrong"), 401)

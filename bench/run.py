@@ -1,15 +1,20 @@
-"""Both ratios of issue 6 in one run, on one server: GET /main/v5/token beside GET /health, and
-GET /main/v5/users?limit=500 with every block beside hand-written SQL + JSON (bench/users_list.py).
+"""The ratios of the benchmarks in one run, on one server: GET /main/v5/token beside GET /health;
+GET /main/v5/users?limit=500 with every block beside hand-written SQL + JSON (bench/users_list.py); the
+operations lists (flight log, bookings, objects with every block) beside hand-written SQL + JSON
+(bench/operations.py).
 
-    .venv/bin/python bench/run.py [--n 400] [--warmup 40] [--users-n 80] [--no-users]      (or: make bench)
+    .venv/bin/python bench/run.py [--n 400] [--warmup 40] [--users-n 80] [--no-users] [--ops-n 40]
+                                  [--only token|users|operations]                   (or: make bench)
 
 The production setup on loopback: its own PostgreSQL database (flyclub_bench, recreated), the demo world
 and an organization of 2,000 members, Redis db 5 (flushed) as the cache, gunicorn with 2 workers
 (config/gunicorn.conf.py). Token part: the authenticated and the unauthenticated call alternate, one at a
 time, so that both see the same server state; the limit of 120 calls a minute per token stays as it is:
-the calls rotate over enough fresh tokens. Users part: as bench/users_list.py. Also counts the SQL queries
-of each (in a `manage.py shell` on the same database). Writes bench/results/token_vs_health.json and
-bench/results/users_list.json.
+the calls rotate over enough fresh tokens. Users part: as bench/users_list.py. Operations part: as
+bench/operations.py (its organization of 60 aircraft is made before the server starts). Also counts the SQL
+queries of each (in a `manage.py shell` on the same database). Writes bench/results/token_vs_health.json,
+users_list.json and operations.json. `--only operations` runs that part alone on its own database
+(flyclub_bench_ops) and Redis db 7.
 """
 
 import argparse
@@ -17,6 +22,7 @@ import math
 import sys
 import time
 
+import operations
 import users_list
 from server import (
     API,
@@ -31,6 +37,7 @@ from server import (
     write_results,
 )
 
+PARTS = ("token", "users", "operations")
 CALLS_PER_TOKEN = 100  # well under the 119 GETs a token has in a minute after its token fetch
 
 QUERIES_SCRIPT = """
@@ -162,50 +169,99 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=40, help="unmeasured pairs first (default 40)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-seconds", type=float, default=45, help="bound of the measured part (default 45)")
-    parser.add_argument("--no-users", action="store_true", help="only the token part")
+    parser.add_argument(
+        "--only",
+        choices=("all", *PARTS),
+        default="all",
+        help="run one part only (operations alone uses its own database, flyclub_bench_ops, and Redis db 7)",
+    )
+    parser.add_argument("--no-users", action="store_true", help="leave the users part out")
     parser.add_argument("--users-n", type=int, default=80, help="measured users rounds (default 80)")
     parser.add_argument("--users-warmup", type=int, default=8, help="unmeasured users rounds first (default 8)")
     parser.add_argument("--members", type=int, default=2000, help="members of the users organization (2000)")
     parser.add_argument("--users-max-seconds", type=float, default=75, help="bound of the users part (default 75)")
+    parser.add_argument("--ops-n", type=int, default=40, help="measured operations rounds (default 40)")
+    parser.add_argument("--ops-warmup", type=int, default=4, help="unmeasured operations rounds first (default 4)")
+    parser.add_argument("--ops-aircraft", type=int, default=60, help="aircraft of the operations club (60)")
+    parser.add_argument("--ops-members", type=int, default=300, help="members of the operations club (300)")
+    parser.add_argument("--ops-flights", type=int, default=300, help="flights a year per aircraft, about (300)")
+    parser.add_argument("--ops-max-seconds", type=float, default=150, help="bound of the operations part (default 150)")
     args = parser.parse_args()
-    if args.n < 1 or args.warmup < 0 or args.users_n < 1 or args.users_warmup < 0:
-        parser.error("--n and --users-n must be at least 1, the warm-ups at least 0")
+    if min(args.n, args.users_n, args.ops_n) < 1 or min(args.warmup, args.users_warmup, args.ops_warmup) < 0:
+        parser.error("--n, --users-n and --ops-n must be at least 1, the warm-ups at least 0")
+    parts = set(PARTS) if args.only == "all" else {args.only}
+    if args.no_users:
+        parts.discard("users")
     stop_on_sigterm()
 
     run_started = time.monotonic()
-    env, world = prepare_bench_database()
-    token_count = math.ceil((args.n + args.warmup) / CALLS_PER_TOKEN)
-    log(f"creating {token_count + 1} tokens")
-    query_token, *tokens = create_tokens(env, world, token_count + 1)
-    users = None
-    if not args.no_users:
+    if parts == {"operations"}:
+        env, world = prepare_bench_database(operations.OPS_DB, operations.OPS_REDIS_URL)
+    else:
+        env, world = prepare_bench_database()
+    tokens = query_token = None
+    if "token" in parts:
+        token_count = math.ceil((args.n + args.warmup) / CALLS_PER_TOKEN)
+        log(f"creating {token_count + 1} tokens")
+        query_token, *tokens = create_tokens(env, world, token_count + 1)
+    users = ops = None
+    if "users" in parts:
         users = users_list.UsersListBench(env, members=args.members, n=args.users_n, warmup=args.users_warmup)
+    if "operations" in parts:
+        ops = operations.OperationsBench(
+            env,
+            aircraft=args.ops_aircraft,
+            members=args.ops_members,
+            flights=args.ops_flights,
+            n=args.ops_n,
+            warmup=args.ops_warmup,
+        )
 
+    result = users_result = ops_result = None
     server = Gunicorn(env, workers=args.workers)
     try:
         client = server.start()
-        result = measure(client, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
-        users_result = users.measure(client, server.port, max_seconds=args.users_max_seconds) if users else None
+        if tokens:
+            result = measure(client, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
+        if users:
+            users_result = users.measure(client, server.port, max_seconds=args.users_max_seconds)
+        if ops:
+            ops_result = ops.measure(client, server.port, max_seconds=args.ops_max_seconds)
     finally:
         server.stop()
-    log("counting queries")
-    document = token_document(result, count_queries(env, query_token), args, tokens)
-    document["total_run_s"] = round(time.monotonic() - run_started, 1)
-    path = write_results("token_vs_health.json", document)
-    print_table(result, document["queries"])
-    written = [path]
+    total = round(time.monotonic() - run_started, 1)
+    written = []
+    if tokens:
+        log("counting queries")
+        document = token_document(result, count_queries(env, query_token), args, tokens)
+        document["total_run_s"] = total
+        written.append(write_results("token_vs_health.json", document))
+        print_table(result, document["queries"])
     if users:
         users_document = users.document(users_result, workers=args.workers)
-        users_document["total_run_s"] = document["total_run_s"]
+        users_document["total_run_s"] = total
         written.append(write_results("users_list.json", users_document))
         users_list.print_table(users_document, {"count": users_document["queries_per_api_page"]})
+    if ops:
+        ops_document = ops.document(ops_result, workers=args.workers)
+        ops_document["total_run_s"] = total
+        written.append(write_results("operations.json", ops_document))
+        operations.print_table(ops_document)
     print()
-    print(f"load average (1, 5, 15 min) at the end: {document['machine']['load_average_1_5_15']}")
-    print(f"ratio token/health (median): {result['ratio_median']:.2f}  (goal <= 2.0, stretch 1.5)")
+    print(f"load average (1, 5, 15 min) at the end: {machine()['load_average_1_5_15']}")
+    if tokens:
+        print(f"ratio token/health (median): {result['ratio_median']:.2f}  (goal <= 2.0, stretch 1.5)")
     if users:
         print(f"ratio users all blocks / raw SQL+JSON (median): {users_result['ratio_median']:.2f}  (goal <= 1.5)")
+    if ops:
+        for name in operations.LISTS:
+            part = ops_result[name]
+            print(
+                f"ratio {name} / raw SQL+JSON (median): {part['ratio_median']:.2f}  (goal <= 2.0);"
+                f" {part['queries_per_call']} SQL queries a call"
+            )
     names = ", ".join(str(p.relative_to(p.parents[2])) for p in written)
-    print(f"\nwritten: {names} (whole run {document['total_run_s']}s)")
+    print(f"\nwritten: {names} (whole run {total}s)")
     return 0
 
 

@@ -312,3 +312,13 @@ def test_administrators_look_airports_up_and_support_keeps_them(client):
 def test_members_without_administration_do_not_enter(org):
     member = MemberFactory(organization=org)
     assert web(member.user).get(f"{FLIGHTS}/").status_code == 302  # to the login page
+
+
+def test_times_out_of_order_after_midnight_are_refused_on_their_field(client, plane, anna):
+    # Past midnight at takeoff (01:00), the landing at 00:30 cannot be on a third day: refused by the service.
+    response = client.post(f"{FLIGHTS}/add/", flight_form(plane, anna, times=("23:00", "01:00", "00:30", "00:40")))
+
+    errors = page_errors(response)
+    assert "landing" in errors, errors
+    assert not FlightLogEntry.objects.exists()
+    assert totals(plane) == (0, 0, Decimal("0.00"), 0)

@@ -576,3 +576,42 @@ def test_the_list_with_every_block_costs_the_same_at_limit_1_and_500(
     with CaptureQueriesContext(connection) as one_item:
         api.get(f"/objects/{objects[0].pk}", {"include": ALL_BLOCKS})
     assert len(one_item) <= len(at_limit_1)
+
+
+# --- the OpenAPI document ------------------------------------------------------------------------------------
+
+
+def test_replies_conform_to_the_document(api, org, other_org, frozen_time):
+    from django.test import Client
+
+    from tests.test_openapi import DOCUMENT_URL, Conformance
+
+    document = Client().get(DOCUMENT_URL, secure=True).json()
+    conformance = Conformance(document)
+    shared = ObjectFactory(organization=other_org, has_status=False)
+    ObjectShareFactory(object=shared, organization=org)
+    aircraft = ObjectFactory(organization=org, airborne_minutes=6125, tach_hours=Decimal("12.5"))
+    headset = EquipmentFactory(organization=org)
+    item(aircraft, due_date=dt.date(2026, 12, 1), due_airborne=Decimal("100"), hard_airborne=Decimal("110"))
+    item(headset, due_date=None, due_airborne=None, hard_airborne=Decimal("3"))
+    remark = RemarkFactory(object=aircraft, created_by=None)
+    RemarkFactory(object=shared)
+    from tests.factories_operations import RemarkEventFactory
+
+    RemarkEventFactory(remark=remark, action="acknowledged", text="", by=None)
+    RemarkEventFactory(remark=remark)
+
+    calls = [
+        ("/objects", f"/objects?include={ALL_BLOCKS}&include_total=true"),
+        ("/objects/{id}", f"/objects/{aircraft.pk}?include={ALL_BLOCKS}"),
+        ("/objects/{id}", f"/objects/{shared.pk}?include={ALL_BLOCKS}"),
+        ("/objects/{id}", f"/objects/{headset.pk}?include={ALL_BLOCKS}&exclude=comment"),
+        ("/remarks", "/remarks?include_total=true"),
+        ("/remarks/{id}", f"/remarks/{remark.pk}"),
+    ]
+    for template, address in calls:
+        conformance.check("GET", template, api.get(address), 200)
+    conformance.check("GET", "/objects/{id}", api.get("/objects/999999999"), 404)
+    conformance.check("GET", "/remarks/{id}", api.get("/remarks/999999999"), 404)
+    conformance.check("GET", "/remarks", api.get("/remarks?state=gone"), 400)
+    conformance.check("GET", "/remarks", api.get("/remarks?created_from=2026-13-01"), 400)

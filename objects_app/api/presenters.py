@@ -48,6 +48,7 @@ NULLABLE_TEXT = nullable(STRING)
 NULLABLE_NUMBER = nullable(NUMBER)
 NULLABLE_INTEGER = nullable(INTEGER)
 LEVEL = {"type": "integer", "enum": [0, 1, 2]}
+NULLABLE_LEVEL = {"type": ["integer", "null"], "enum": [0, 1, 2, None]}
 PERSON = nullable(REF)
 
 
@@ -68,9 +69,9 @@ REMAINING_TIME = obj(
     hard_airborne_formatted=NULLABLE_TEXT,
 )
 STATUS = obj(
-    total_id=nullable(LEVEL),
-    maintenance_id=nullable(LEVEL),
-    remarks_id=nullable(LEVEL),
+    total_id=NULLABLE_LEVEL,
+    maintenance_id=NULLABLE_LEVEL,
+    remarks_id=NULLABLE_LEVEL,
     remaining_time=REMAINING_TIME,
 )
 

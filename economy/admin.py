@@ -87,8 +87,8 @@ class TransactionAdmin(ServiceSavedAdmin):
     def amount_column(self, transaction):
         return f"{number_format(transaction.amount, 2, force_grouping=True)} {transaction.organization.currency_symbol}"
 
-    @admin.display(description=_("Booked by"))
-    def booked_by(self, transaction):
+    @admin.display(description=_("Entered by"))
+    def entered_by(self, transaction):
         return transaction.created_by.full_name if transaction.created_by else "-"
 
     def get_fieldsets(self, request, obj=None):
@@ -118,7 +118,7 @@ class TransactionAdmin(ServiceSavedAdmin):
                             "comment",
                             "flightlog",
                             "created_at",
-                            "booked_by",
+                            "entered_by",
                         ]
                     },
                 )
@@ -136,7 +136,7 @@ class TransactionAdmin(ServiceSavedAdmin):
             "comment",
             "flightlog",
             "created_at",
-            "booked_by",
+            "entered_by",
         ]
 
     def get_inline_instances(self, request, obj=None):

@@ -263,3 +263,17 @@ def test_the_list_costs_the_same_at_limit_1_and_500(api, org, django_assert_max_
     assert all(len(item["history"]) == 2 for item in body["data"])
     with django_assert_max_num_queries(len(at_limit_1) + 2):  # the zones of each local date filter
         api.get("/remarks", {"limit": 500, "created_from": "2026-11-01", "created_to": "2026-11-30"})
+
+
+@pytest.mark.parametrize(
+    ("params", "count"),
+    [
+        ({"created_from": "0001-01-01"}, 1),
+        ({"created_to": "0001-01-01"}, 0),
+        ({"created_from": "9999-12-31"}, 0),
+        ({"created_to": "9999-12-31"}, 1),
+    ],
+)
+def test_the_extreme_dates_answer(api, aircraft, params, count):
+    RemarkFactory(object=aircraft)
+    assert len(ids(api, **params)) == count

@@ -511,3 +511,11 @@ def test_replies_conform_to_the_document(api, make_api, org, other_org, plane):
     conformance.check("GET", "/bookings/{id}", api.get(f"/bookings/{foreign.pk}"), 404)
     conformance.check("GET", "/bookings/{id}", make_api(org, rights={}).get(f"/bookings/{foreign.pk}"), 403)
     conformance.check("GET", "/bookings", api.get("/bookings", bearer="wrong"), 401)
+
+
+@pytest.mark.parametrize("name", ["object_id", "object_organization_id", "object_category_id", "user_id", "student_id"])
+@pytest.mark.parametrize("value", [str(10**18 - 1), str(-(10**18) + 1), "0", "70000"])
+def test_int_filters_take_any_number_in_range(api, plane, name, value):
+    booking = book(plane, at(2026, 11, 20, 9, 0), at(2026, 11, 20, 10, 0))
+    aircraft = name == "object_category_id" and value == "0"
+    assert ids(api.get("/bookings", {name: value})) == ([booking.pk] if aircraft else [])

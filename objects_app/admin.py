@@ -16,7 +16,7 @@ from django.http import HttpResponseRedirect
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ServiceSavedAdmin, _ParentPermissionInline
@@ -246,9 +246,9 @@ class BookableObjectAdmin(OrganizationScopedAdmin):
 # --- remarks -------------------------------------------------------------------------------------------------
 
 STEPS = {
-    "_acknowledge": (services.remark_acknowledge, _("Acknowledge")),
-    "_comment": (services.remark_comment, _("Comment")),
-    "_close": (services.remark_close, _("Close")),
+    "_acknowledge": (services.remark_acknowledge, pgettext_lazy("remark step", "Acknowledge")),
+    "_comment": (services.remark_comment, pgettext_lazy("remark step", "Comment")),
+    "_close": (services.remark_close, pgettext_lazy("remark step", "Close")),
 }
 
 

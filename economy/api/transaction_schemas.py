@@ -32,6 +32,18 @@ class Amount(Number):
         return amount
 
 
+class SignlessAmount(Amount):
+    """`accounting.amount`: the amount without its sign, as a check (a negative one is refused with 10121)."""
+
+    def value_schema(self) -> dict:
+        return {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": int(MAX_AMOUNT),
+            "description": "The amount without its sign: more than 0, at most 100000, at most two decimals.",
+        }
+
+
 class TransactionCreate(Schema):
     fields = {
         "user_id": Int(required=True),
@@ -40,7 +52,7 @@ class TransactionCreate(Schema):
         "comment": Text(required=True, max_length=_max_length(Transaction, "comment")),
         "accounting": Obj(
             {
-                "amount": Amount(),
+                "amount": SignlessAmount(),
                 "debit_account": Text(required=True, digits=True, max_length=_max_length(Account, "number")),
                 "credit_account": Text(required=True, digits=True, max_length=_max_length(Account, "number")),
                 "cost_center": Text(max_length=_max_length(CostCenter, "code")),

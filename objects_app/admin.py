@@ -276,6 +276,8 @@ class RemarkForm(RefusalErrors, forms.ModelForm):
 
     def clean(self):
         cleaned_data = super().clean()
+        if self.instance.pk is not None and self.step is None and (cleaned_data.get("comment") or "").strip():
+            self.step = "_comment"  # "Save" with a comment written: the comment is not lost
         if self.instance.pk is None or self.step is None:
             return cleaned_data
         if self.instance.state == RemarkState.CLOSED:

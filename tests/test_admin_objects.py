@@ -298,6 +298,8 @@ def test_only_the_organizations_objects_are_offered_for_a_remark(client, aircraf
 
 def test_acknowledge_comment_and_close_with_the_buttons(client, admin, aircraft):
     remark = RemarkFactory(object=aircraft)
+    html = client.get(f"{REMARKS}/{remark.pk}/change/").content.decode()
+    assert all(f'name="{name}"' in html for name in ("_acknowledge", "_comment", "_close"))
 
     response = step(client, remark, "_acknowledge")
     assert response.status_code == 302, page_errors(response)
@@ -316,6 +318,19 @@ def test_acknowledge_comment_and_close_with_the_buttons(client, admin, aircraft)
     page = client.get(f"{REMARKS}/{remark.pk}/change/")
     assert "The remark was closed." in shown_messages(page)
     assert 'name="_close"' not in page.content.decode()
+
+
+def test_saving_the_page_with_a_comment_written_adds_the_comment(client, admin, aircraft):
+    remark = RemarkFactory(object=aircraft)
+
+    response = step(client, remark, "_save", "Seen on the walk-around")
+
+    assert response.status_code == 302, page_errors(response)
+    assert list(remark.history.values_list("action", "text", "by")) == [
+        ("commented", "Seen on the walk-around", admin.pk)
+    ]
+    assert step(client, remark, "_save").status_code == 302  # nothing written, nothing done
+    assert remark.history.count() == 1
 
 
 def test_a_comment_needs_text(client, aircraft):

@@ -184,15 +184,23 @@ class Presenter:
     # --- the interface --------------------------------------------------------------------------------
 
     def page(self, queryset: QuerySet, *, offset: int, limit: int) -> list[dict]:
-        """Items offset .. offset + limit of an ordered queryset.
+        """Items offset .. offset + limit of an ordered queryset, in two SQL statements whatever the limit.
 
-        The ordered, narrow keys are chosen first (a sub-select with LIMIT/OFFSET), and only the page's rows
-        are read wide: the sort does not carry every column of every row before the offset, and computed
-        columns (sub-selects) run for the page's rows only. One SQL statement."""
+        The page's keys come first, from the narrow ordered query (LIMIT/OFFSET over the sort's index); then
+        only those rows are read wide, by their keys. Given a list of literal keys, PostgreSQL drives the
+        joins of the wide read from the page's rows (primary key lookups); with the keys as a sub-select it
+        plans a semi join after joining every row of the organization (docs/decisions.md, issue 8). The
+        wide rows are put in the keys' order here, so that read needs no sort of its own."""
         if limit <= 0:
             return []
-        keys = queryset.values("pk")[offset : offset + limit]
-        return self._present(queryset.model, self._rows(queryset.filter(pk__in=keys)))
+        keys = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
+        if not keys:
+            return []
+        # The queryset itself, filtered to the keys: its annotations may be columns of the presenter.
+        rows = self._rows(queryset.filter(pk__in=keys).order_by(), with_key=True)
+        position = {key: index for index, key in enumerate(keys)}
+        rows.sort(key=lambda row: position[row[0]])
+        return self._present(queryset.model, [row[1:] for row in rows])
 
     def one(self, queryset: QuerySet) -> dict | None:
         """The item of a queryset filtered to one row, or None."""
@@ -223,11 +231,13 @@ class Presenter:
 
     # --- reading rows ---------------------------------------------------------------------------------
 
-    def _rows(self, queryset: QuerySet) -> list[tuple]:
+    def _rows(self, queryset: QuerySet, *, with_key: bool = False) -> list[tuple]:
+        """Tuples of the presenter's columns (with the row's key first when `with_key`)."""
         expressions = {column.name: column.build() for column in self.columns if isinstance(column, Expr)}
         if expressions:
             queryset = queryset.annotate(**expressions)
-        return list(queryset.values_list(*(_column_name(column) for column in self.columns)))
+        names = [_column_name(column) for column in self.columns]
+        return list(queryset.values_list(*(["pk", *names] if with_key else names)))
 
     def _present(self, model: type, rows: list[tuple]) -> list[dict]:
         related = self._load_related(model, rows)
@@ -300,7 +310,9 @@ def utc_iso(value: dt.datetime | None) -> str | None:
     """A point in time as the APIs write `*_at`: UTC, whole seconds, with Z."""
     if value is None:
         return None
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if value.tzinfo is not dt.UTC:  # the database's values are UTC already: skip the conversion
+        value = value.astimezone(dt.UTC)
+    return value.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
 
 
 def local_iso(value: dt.datetime | None, zone) -> str | None:

@@ -132,9 +132,9 @@ def test_user_in_several_user_groups_appears_in_each(api, org):
 
 # --- fixed number of queries --------------------------------------------------------------------------------
 
-# 1 for the token, 1 for the page of items, 1 for the prefetch of the members with their logins
-# (reads run in autocommit: no transaction statements).
-LIST_WITH_USERS_QUERIES = 1 + 1 + 1
+# 1 for the token, 2 for the page of items (its keys, then its rows), 1 for the prefetch of the members with
+# their logins (reads run in autocommit: no transaction statements).
+LIST_WITH_USERS_QUERIES = 1 + 2 + 1
 
 
 @pytest.mark.parametrize("limit", [1, 500])

@@ -4,15 +4,26 @@ reading, an organization that hides its crew). The world is built once for the m
 
 import datetime as dt
 import itertools
+import random
 from collections import defaultdict
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.db import transaction
 from django.test import override_settings
 
 from accounts.demo import build_world
-from accounts.demo_operations import AIRPORTS, BERGEN_FLEET, CHARGED, FLIGHT_TYPES, VASTERAS_FLEET
+from accounts.demo_operations import (
+    AIRPORTS,
+    BERGEN_FLEET,
+    CHARGED,
+    FLIGHT_TYPES,
+    VASTERAS_FLEET,
+    Crew,
+    Planner,
+    Year,
+)
 from accounts.models import Member, Organization
 from apicore import clock
 from bookings.models import Booking
@@ -322,3 +333,40 @@ def test_the_document_lists_the_operations_ids(world, ops):
     assert set(ops["objects"]) == {spec.registration for spec in VASTERAS_FLEET} | {"Simulator", "Briefing room"}
     first_two = list(FlightLogEntry.objects.order_by("pk").values_list("pk", flat=True)[:2])
     assert first_two == [ops["midnight_flight_id"], ops["missing_tachometer_flight_id"]]  # stable from day to day
+
+
+def plan_once(when: dt.datetime) -> list[tuple]:
+    """One aircraft's year planned at `when` from unsaved rows: (date, block off, block on, pilot, kind)."""
+    org = Organization(name="Planner club", timezone="Europe/Stockholm", reference_icao="ESOW")
+    members = [Member(user_id=100 + index, member_number=str(index)) for index in range(12)]
+    crew = Crew(pilots=members[:8], students=members[8:10], instructors=members[10:])
+    airports = {icao: Airport(icao=icao, name=name, latitude=lat, longitude=lon) for icao, name, lat, lon in AIRPORTS}
+    types = {key: FlightType(name=name) for key, (name, _code, _charged) in FLIGHT_TYPES.items()}
+    spec = VASTERAS_FLEET[0]
+    obj = BookableObject(registration=spec.registration)
+    with time_machine.travel(when, tick=False):
+        planner = Planner(
+            rng=random.Random(7),
+            organization=org,
+            today=clock.today_in(org.timezone),
+            airports=airports,
+            home="ESOW",
+            destinations=("ESSA", "ESOE"),
+            crew=crew,
+            flight_types=types,
+            booking_types={key: code for key, (_name, code, _charged) in FLIGHT_TYPES.items()},
+        )
+        year = Year()
+        planner.plan(obj, spec, members[:8], year)
+    return [(f.date, f.blockoff_at, f.blockon_at, f.pilot.user_id, f.flight_type.name) for f in year.flights]
+
+
+def test_the_planner_is_deterministic_and_counts_from_today():
+    first = plan_once(dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC))
+    assert first == plan_once(dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC))
+    assert 120 <= len(first) <= 320
+    assert min(row[0] for row in first) >= dt.date(2025, 11, 26)
+    assert max(row[1] for row in first) <= dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC)
+    later = plan_once(dt.datetime(2027, 3, 1, 12, 0, tzinfo=dt.UTC))
+    assert min(row[0] for row in later) >= dt.date(2026, 3, 1)
+    assert max(row[0] for row in later) <= dt.date(2027, 3, 1)

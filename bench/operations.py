@@ -48,6 +48,7 @@ from server import (
     summary_ms,
     write_results,
 )
+from users_list import first_difference
 
 PAGE = 500
 RESULTS_ROOT = Path(__file__).resolve().parents[1]
@@ -545,29 +546,6 @@ class Baseline:
             "links": {"next": f"{self.base_address}/{name}?{list_query(name, offset + PAGE)}" if has_more else None},
         }
         return self.dumps(document)
-
-
-def first_difference(api, baseline, path: str = "") -> str | None:
-    """Where two parsed documents first differ, for the error message."""
-    if isinstance(api, dict) and isinstance(baseline, dict):
-        if api.keys() != baseline.keys():
-            return f"{path or '/'}: keys {sorted(api.keys() ^ baseline.keys())}"
-        for key in api:
-            found = first_difference(api[key], baseline[key], f"{path}/{key}")
-            if found:
-                return found
-        return None
-    if isinstance(api, list) and isinstance(baseline, list):
-        if len(api) != len(baseline):
-            return f"{path}: {len(api)} items in the API, {len(baseline)} in the baseline"
-        for index, (left, right) in enumerate(zip(api, baseline, strict=True)):
-            found = first_difference(left, right, f"{path}/{index}")
-            if found:
-                return found
-        return None
-    if api != baseline or type(api) is not type(baseline):
-        return f"{path}: API {api!r}, baseline {baseline!r}"
-    return None
 
 
 # --- the measurement ---------------------------------------------------------------------------------------

@@ -424,3 +424,30 @@ def test_an_administrator_of_another_club_sees_nothing_of_ours(aircraft):
     stranger = web(make_admin(other))
     assert listed(stranger.get(f"{OBJECTS}/")) == []
     assert stranger.get(f"{OBJECTS}/{aircraft.pk}/change/").status_code == 302
+
+
+# --- queries -------------------------------------------------------------------------------------------------
+
+
+def test_the_lists_cost_the_same_queries_for_one_row_and_many(client, org, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first = ObjectFactory(organization=org)
+    MaintenanceItemFactory(object=first)
+    RemarkFactory(object=first)
+    client.get(f"{OBJECTS}/")  # the session and the site's own lookups warm up outside the counts
+    with CaptureQueriesContext(connection) as one_object:
+        client.get(f"{OBJECTS}/")
+    with CaptureQueriesContext(connection) as one_remark:
+        client.get(f"{REMARKS}/")
+
+    for _ in range(20):
+        obj = ObjectFactory(organization=org)
+        MaintenanceItemFactory(object=obj)
+        RemarkFactory(object=obj, created_by=UserFactory())
+
+    with django_assert_max_num_queries(len(one_object)):
+        assert len(listed(client.get(f"{OBJECTS}/"))) == 21
+    with django_assert_max_num_queries(len(one_remark)):
+        assert len(listed(client.get(f"{REMARKS}/"))) == 21

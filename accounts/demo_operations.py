@@ -206,14 +206,10 @@ FLIGHT_COMMENTS = (
     "Passenger flight with family.",
     "Washed the aircraft afterwards.",
 )
-BOOKING_COMMENTS = (
-    "Local flight, back by lunch.",
-    "Lesson 12: navigation.",
-    "Trip with a friend.",
-    "Circuits.",
-    "Weather permitting.",
-    "Checkout flight.",
-)
+BOOKING_COMMENTS = {
+    "private": ("Local flight, back by lunch.", "Trip with a friend.", "Weather permitting.", "Photo flight."),
+    "school": ("Lesson 12: navigation.", "Circuits.", "Checkout flight.", "Stalls and slow flight."),
+}
 
 
 # --- small helpers -------------------------------------------------------------------------------------
@@ -517,7 +513,7 @@ class Planner:
             type=self.booking_types[kind],
             is_primary=True,
             expected_airborne=expected,
-            comment=rng.choice(BOOKING_COMMENTS) if rng.random() < 0.15 else "",
+            comment=rng.choice(BOOKING_COMMENTS[kind]) if kind in BOOKING_COMMENTS and rng.random() < 0.15 else "",
             created_at=created,
             created_by_id=booker.user_id,
         )

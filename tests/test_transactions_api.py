@@ -190,6 +190,8 @@ def test_filters(api, ledger, params, expected):
 def test_user_id_filter(api, ledger, anna, bo):
     assert ids(api, {"user_id": anna.user_id}) == named(ledger, "a2", "a1")
     assert ids(api, {"user_id": 999_999_999}) == []
+    assert ids(api, {"user_id": 10**18 - 1}) == []
+    assert ids(api, {"user_id": -(10**18) + 1}) == []
 
 
 def test_another_organizations_transactions_are_not_found_by_any_filter(api, ledger, other_org):

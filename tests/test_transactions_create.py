@@ -358,8 +358,9 @@ def test_accounting_must_be_an_object_with_known_fields(api, member, chart):
 # --- user, comment, duplicates --------------------------------------------------------------------------------
 
 
-def test_an_unknown_user_id_is_400_with_10100_in_errors(api, member):
-    problem = refused(api, body(member, user_id=999_999_999), 400, 10006)
+@pytest.mark.parametrize("user_id", [999_999_999, 2**62, 0, -1])
+def test_an_unknown_user_id_is_400_with_10100_in_errors(api, member, user_id):
+    problem = refused(api, body(member, user_id=user_id), 400, 10006)
     assert problem_fields(problem) == {"user_id": 10100}
 
 

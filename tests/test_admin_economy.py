@@ -260,3 +260,13 @@ def test_a_superuser_sees_every_organizations_transactions(org, other_org, anna)
     own, foreign = TransactionFactory(organization=org, user=anna.user), TransactionFactory(organization=other_org)
 
     assert set(listed(web(make_superuser()).get(f"{TRANSACTIONS}/"))) == {own, foreign}
+
+
+def test_a_superuser_adds_a_transaction_in_the_organization_chosen(org, other_org, anna, chart):
+    support = web(make_superuser())
+
+    assert page_errors(add(support, anna, organization=other_org.pk))["member"]
+    response = add(support, anna, organization=org.pk, debit_account="1510", credit_account="3010")
+
+    assert response.status_code == 302, page_errors(response)
+    assert Transaction.objects.get().organization == org

@@ -3,6 +3,7 @@ or of an organization the object is shared with, optionally for a student."""
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from objects_app.models import on_visible_objects
@@ -57,7 +58,8 @@ class Booking(models.Model):
         verbose_name_plural = _("bookings")
 
     def __str__(self) -> str:
-        return f"{self.object} {self.start_at:%Y-%m-%d %H:%M}"
+        # In the active time zone: the organization website activates the organization's.
+        return f"{self.object} {timezone.localtime(self.start_at):%Y-%m-%d %H:%M}"
 
     @classmethod
     def visible_to(cls, queryset, organization):

@@ -119,6 +119,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # lookup of every API call uses one (accounts.token_lookup); Django's cursors keep client-side binding,
     # which never prepares. Needs a direct connection or PgBouncer 1.21+ (max_prepared_statements).
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has no row locks (SELECT ... FOR UPDATE is a no-op): a write transaction takes the database's
+    # write lock at BEGIN, so concurrent writers wait for each other (up to the timeout) instead of one of
+    # them failing with "database is locked" when it upgrades a read; the second duplicate transaction then
+    # sees the first and gets 409 10130.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 # No ATOMIC_REQUESTS: API reads run in autocommit and every API write is one transaction
 # (apicore.views.MainApiView.dispatch); services are atomic wherever else they are called from.
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from urllib.parse import quote, urlsplit
 
 import pytest
+from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, reverse
 from django.urls import resolve as url_resolve
@@ -21,6 +22,15 @@ from accounts.models import ExpiryDateType, UserExpiryDate
 from apicore.openapi import namespace_resolver, takes_a_value
 from tests.conftest import BASE, basic
 from tests.factories import MemberFactory, MembershipFactory, UserGroupFactory
+from tests.factories_operations import (
+    BookingFactory,
+    FlightApprovalFactory,
+    FlightFactory,
+    FlightTypeFactory,
+    RemarkEventFactory,
+    RemarkFactory,
+    TransactionFactory,
+)
 
 DOCUMENT_URL = f"{BASE}/openapi.json"
 DOCS_URL = f"{BASE}/docs"
@@ -270,6 +280,7 @@ def test_a_created_item_links_to_the_operations_on_it(document):
     assert {operation_ids[link["operationId"]] for link in links.values()} == {
         *((method, "/users/{id}") for method in document["paths"]["/users/{id}"]),
         ("get", "/users/{id}/expiry-dates"),
+        ("get", "/users/{id}/approved-flight-types"),
     }
     assert all(link["parameters"] == {"id": "$response.body#/data/id"} for link in links.values())
 
@@ -368,7 +379,24 @@ def world(org, admin):
     member.user_groups.add(group)
     medical = ExpiryDateType.objects.create(organization=org, name="Medical")
     UserExpiryDate.objects.create(member=member, type=medical, expiry_date=dt.date(2027, 5, 1))
-    return {"membership": membership, "group": group, "member": member, "medical": medical}
+    flight = FlightFactory(organization=org, pilot=member)
+    remark = RemarkFactory(organization=org, object=flight.object)
+    RemarkEventFactory(remark=remark)
+    booking = BookingFactory(organization=org, object=flight.object, user=member.user)
+    approval = FlightApprovalFactory(organization=org, member=member, object=flight.object)
+    approval.flight_types.add(FlightTypeFactory(organization=org))
+    transaction = TransactionFactory(organization=org, user=member.user, flightlog=flight)
+    return {
+        "membership": membership,
+        "group": group,
+        "member": member,
+        "medical": medical,
+        "flight": flight,
+        "object": flight.object,
+        "remark": remark,
+        "booking": booking,
+        "transaction": transaction,
+    }
 
 
 def blocks_of(view_path: str) -> str:
@@ -403,11 +431,35 @@ def test_real_replies_of_every_operation_conform_to_the_document(document, api, 
         ("GET", "/users", f"/users?include={blocks_of('/users')}&include_total=true", {}),
         ("GET", "/users/{id}", f"/users/{user_id}?include={blocks_of('/users')}", {}),
         ("PATCH", "/users/{id}", f"/users/{user_id}?include=email", {"json": {"misc_info": None}}),
-        ("POST", "/login-checks", "/login-checks", {"json": {"username": "nobody", "password": "wrong"}}),
+        ("GET", "/objects", f"/objects?include={blocks_of('/objects')}&include_total=true", {}),
+        ("GET", "/objects/{id}", f"/objects/{world['object'].pk}?include={blocks_of('/objects')}", {}),
+        ("GET", "/remarks", "/remarks?include_total=true", {}),
+        ("GET", "/remarks/{id}", f"/remarks/{world['remark'].pk}", {}),
+        ("GET", "/bookings", "/bookings?include_total=true", {}),
+        ("GET", "/bookings/{id}", f"/bookings/{world['booking'].pk}", {}),
+        ("GET", "/flightlogs", "/flightlogs?include_total=true", {}),
+        ("GET", "/flightlogs/{id}", f"/flightlogs/{world['flight'].pk}", {}),
+        ("GET", "/flight-types", "/flight-types", {}),
+        ("GET", "/users/{id}/approved-flight-types", f"/users/{user_id}/approved-flight-types", {}),
+        ("GET", "/transactions", f"/transactions?include={blocks_of('/transactions')}&include_total=true", {}),
+        (
+            "GET",
+            "/transactions/{id}",
+            f"/transactions/{world['transaction'].pk}?include={blocks_of('/transactions')}",
+            {},
+        ),
+        (
+            "POST",
+            "/transactions",
+            "/transactions?include=account_rows",
+            {"json": {"user_id": user_id, "date": "2026-01-02", "amount": 99.5, "comment": "Payment"}},
+        ),
     ]
+    login_check = api.post("/login-checks", {"username": "nobody", "password": "wrong"})
+    conformance.check("POST", "/login-checks", login_check, 200)
     for method, template, address, kwargs in calls:
         response = api.call(method, address, **kwargs)
-        conformance.check(method, template, response, 204 if method == "DELETE" else 200)
+        conformance.check(method, template, response, {"DELETE": 204, "POST": 201}.get(method, 200))
 
     created_type = api.post("/expiry-date-types", {"name": "Radio", "reminders": {"days_before": 30}})
     conformance.check("POST", "/expiry-date-types", created_type, 201)
@@ -444,12 +496,23 @@ def token_request(api, grant_type: str, secret: str):
 def test_error_replies_conform_to_the_document(document, api, make_api, org, world):
     conformance = Conformance(document)
     user_id, type_id = world["member"].user_id, world["medical"].pk
-    ids = {"/memberships/": world["membership"].pk, "/user-groups/": world["group"].pk}
+    ids = {
+        "/memberships/": world["membership"].pk,
+        "/user-groups/": world["group"].pk,
+        "/objects/": world["object"].pk,
+        "/remarks/": world["remark"].pk,
+        "/bookings/": world["booking"].pk,
+        "/flightlogs/": world["flight"].pk,
+        "/transactions/": world["transaction"].pk,
+    }
     no_rights = make_api(org, rights={})
 
     for path, method, _, declared in declared_operations():
         if method != "get":
             continue
+        # One wrong bearer per operation: more operations than the failed checks an address may make in
+        # ten minutes (20), so each starts with a fresh count.
+        cache.clear()
         item_id = next((pk for prefix, pk in ids.items() if path.startswith(prefix)), None)
         item_id = item_id or (type_id if path.startswith("/expiry-date-types/") else user_id)
         address = path.format(id=item_id, type_id=type_id)

@@ -67,6 +67,15 @@ FLIGHT_TYPES = {
     "test": ("Teknisk flygning", "TEKN", False),
 }
 CHARGED = {"private", "school"}  # the kinds charged to the member (pilot, or the student of a lesson)
+INSTRUCTOR_FEE = Decimal("450")  # per block hour on top of the aircraft's price, for a lesson with an instructor
+
+
+def hourly_price(aircraft_price: str, flight: FlightLogEntry) -> Decimal:
+    """What a charged flight costs an hour: the aircraft type's price, plus the instructor's fee on a lesson
+    flown with an instructor (a solo lesson pays the aircraft only)."""
+    return Decimal(aircraft_price) + (INSTRUCTOR_FEE if flight.instructor_id is not None else 0)
+
+
 NORWEGIAN_FLIGHT_TYPES = {
     "private": ("Privat", "PRIV", True),
     "school": ("Skoleflyging", "SKOL", True),
@@ -628,8 +637,10 @@ def save_year(
     for flight, payer, kind in year.charges:
         spec = fleet[flight.object.registration][1]
         minutes = round((flight.blockon_at - flight.blockoff_at).total_seconds() / 60)
-        amount = (Decimal(spec.price) * minutes / 60).quantize(CENT, ROUND_HALF_UP)
+        amount = (hourly_price(spec.price, flight) * minutes / 60).quantize(CENT, ROUND_HALF_UP)
         comment = f"Flight {spec.registration} {hours_text(minutes)}"
+        if flight.instructor_id is not None:
+            comment += " with instructor"
         transactions.append(
             Transaction(
                 organization=organization,

@@ -19,6 +19,7 @@ from accounts.demo_operations import (
     BERGEN_FLEET,
     CHARGED,
     FLIGHT_TYPES,
+    INSTRUCTOR_FEE,
     VASTERAS_FLEET,
     Crew,
     Planner,
@@ -265,6 +266,9 @@ def test_charges_match_the_flights(world):
         (transaction_,) = rows
         minutes = round((flight.blockon_at - flight.blockoff_at).total_seconds() / 60)
         price = Decimal(SPECS[flight.object.registration].price)
+        if flight.instructor_id is not None:
+            assert flight.flight_type.name in ("Skolflygning", "Skoleflyging")
+            price += INSTRUCTOR_FEE  # a lesson with an instructor
         assert transaction_.amount == -(price * minutes / 60).quantize(Decimal("0.01"))
         assert transaction_.amount < 0
         assert transaction_.organization_id == flight.object.organization_id

@@ -85,6 +85,7 @@ class Related:
 
     `key` is the item's column that selects them; `load(model, keys, context)` returns `(key, element)`
     pairs in the order the block lists them (model: the queryset's model, for presenters shared by several).
+    Values of one presenter that name the same Related share its one query.
     """
 
     key: Column
@@ -251,8 +252,13 @@ class Presenter:
         loaded = {}
         if not rows:
             return loaded
+        # Values that declare the same Related (an object's status and its maintenance items) share one load.
+        by_related: dict[Related, dict] = {}
         for name, value in self.values:
             if value.related is None:
+                continue
+            if value.related in by_related:
+                loaded[name] = by_related[value.related]
                 continue
             position = self._positions[_column_name(value.related.key)]
             keys = list(dict.fromkeys(row[position] for row in rows if row[position] is not None))
@@ -260,7 +266,7 @@ class Presenter:
             if keys:
                 for key, element in value.related.load(model, keys, self.context):
                     groups.setdefault(key, []).append(element)
-            loaded[name] = groups
+            loaded[name] = by_related[value.related] = groups
         return loaded
 
     def _row_reader(self, name: str, value: Value) -> Callable[[tuple, dict], Any]:

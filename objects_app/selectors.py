@@ -52,15 +52,6 @@ def maintenance_rows(object_ids: Iterable[int]):
     )
 
 
-def maintenance_limits_of(object_ids: Iterable[int]) -> Iterator[tuple[int, Limits]]:
-    """(object id, Limits) of each maintenance item of the objects; one query."""
-    rows = maintenance_rows(object_ids).values_list(
-        "object_id", "due_date", "due_airborne", "hard_airborne", "warning_days", "warning_hours"
-    )
-    for object_id, *limits in rows:
-        yield object_id, Limits(*limits)
-
-
 def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, tuple[int, str, Limits]]]:
     """(object id, (item id, name, Limits)) of each maintenance item of the objects; one query."""
     rows = maintenance_rows(object_ids).values_list(

@@ -76,15 +76,19 @@ STATUS = obj(
 )
 
 
-def _limits(_model, object_ids, _context):
-    return selectors.maintenance_limits_of(object_ids)
+def _maintenance(_model, object_ids, _context):
+    return selectors.maintenance_items_of(object_ids)
+
+
+# The status and the maintenance_items block read the same rows: one Related, so one query for both.
+MAINTENANCE = Related("id", load=_maintenance)
 
 
 def _status(items, has_status, airborne_minutes, zone, remarks_category):
     return object_status(
         has_status=has_status,
         airborne_minutes=airborne_minutes,
-        items=items,
+        items=[limits for _item_id, _name, limits in items],
         open_remarks_category=remarks_category,
         today=clock.today_in(zone),
     )
@@ -113,10 +117,6 @@ MAINTENANCE_ITEM = obj(
     remaining_hours=NULLABLE_NUMBER,
     status_id=LEVEL,
 )
-
-
-def _maintenance(_model, object_ids, _context):
-    return selectors.maintenance_items_of(object_ids)
 
 
 def _number(value):
@@ -205,7 +205,7 @@ class ObjectPresenter(Presenter):
             "airborne_minutes",
             "organization__timezone",
             Expr("open_remarks_category", selectors.open_remarks_category),
-            related=Related("id", load=_limits),
+            related=MAINTENANCE,
             compute=_status,
         ),
         "active_remarks": Block(array(ACTIVE_REMARK), related=Related("id", load=_active_remarks)),
@@ -213,7 +213,7 @@ class ObjectPresenter(Presenter):
             array(MAINTENANCE_ITEM),
             "airborne_minutes",
             "organization__timezone",
-            related=Related("id", load=_maintenance),
+            related=MAINTENANCE,
             compute=_maintenance_items,
         ),
         "settings": Block(

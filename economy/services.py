@@ -165,6 +165,19 @@ def _lock_member(organization, user_id) -> None:
     Member.objects.select_for_update().filter(organization=organization, user_id=user_id).order_by().first()
 
 
+def _refuse_duplicate(organization, user_id, date, amount, comment) -> None:
+    """409 10130 when the member has a transaction of the same date, amount and comment already."""
+    same = Transaction.objects.filter(
+        organization=organization, user_id=user_id, date=date, amount=amount, comment=comment
+    )
+    duplicate = same.order_by().values_list("pk", flat=True).first()
+    if duplicate is not None:
+        raise ServiceError(
+            ErrorCode.DUPLICATE_TRANSACTION,
+            f"The user already has a transaction with this date, amount and comment (id {duplicate}).",
+        )
+
+
 @transaction.atomic
 def transaction_create(
     *,
@@ -208,22 +221,10 @@ def transaction_create(
         )
     if flightlog is not None and flightlog.object.organization_id != organization.pk:
         raise ValueError("the flight is not on an object of the organization")
-    _lock_member(organization, user_id)
-    duplicate = (
-        Transaction.objects.filter(
-            organization=organization, user_id=user_id, date=date, amount=amount, comment=comment
-        )
-        .order_by()
-        .values_list("pk", flat=True)
-        .first()
-    )
-    if duplicate is not None:
-        raise ServiceError(
-            ErrorCode.DUPLICATE_TRANSACTION,
-            f"The user already has a transaction with this date, amount and comment (id {duplicate}).",
-        )
     try:
         with transaction.atomic():
+            _lock_member(organization, user_id)
+            _refuse_duplicate(organization, user_id, date, amount, comment)
             created = Transaction.objects.create(
                 organization=organization,
                 user_id=user_id,
@@ -238,6 +239,7 @@ def transaction_create(
                 row.transaction = created
             TransactionRow.objects.bulk_create(rows)
     except DatabaseError as error:
+        # The lock, the check or the writes: nothing is saved (the savepoint is rolled back).
         raise ServiceError(ErrorCode.TRANSACTION_NOT_SAVED, "The transaction could not be saved.") from error
     return created
 

@@ -465,6 +465,17 @@ def test_a_database_failure_is_500_10190_and_saves_nothing(api, member, chart, m
     assert "disk full" not in str(problem)
 
 
+def test_a_failure_to_lock_the_member_is_500_10190(api, member, monkeypatch):
+    import economy.services
+
+    def timed_out(*args, **kwargs):
+        raise DatabaseError("lock timeout")
+
+    monkeypatch.setattr(economy.services, "_lock_member", timed_out)
+
+    refused(api, body(member), 500, 10190)
+
+
 # --- the service ----------------------------------------------------------------------------------------------
 
 

@@ -1,17 +1,17 @@
-"""Reads on bookings: the local-date window of the list, a person's first email address as a column."""
+"""Reads on bookings: the local-date window of the list, people's email addresses."""
 
 import datetime as dt
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Q
 
 from accounts.models import UserEmail
 from apicore import clock
 
 
-def first_email(user_path: str) -> Subquery:
-    """The address of the login's first email (position 0 first) at `user_path` ("user_id"), as a column."""
-    rows = UserEmail.objects.filter(user_id=OuterRef(user_path)).order_by("position", "id").values("address")
-    return Subquery(rows[:1])
+def emails_of(user_ids) -> list[tuple[int, str]]:
+    """(login id, address) of the logins' email addresses, each login's first first; one query."""
+    rows = UserEmail.objects.filter(user_id__in=list(user_ids)).order_by("user_id", "position", "id")
+    return list(rows.values_list("user_id", "address"))
 
 
 def local_midnight(day: dt.date, timezone_name: str) -> dt.datetime | None:

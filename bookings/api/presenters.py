@@ -1,8 +1,9 @@
-"""The Booking resource (Main API v5): one query per page, whatever its length.
+"""The Booking resource (Main API v5): a fixed number of queries per page, whatever its length.
 
-The booker's and the student's details are columns of the page's query (their first email address a
-sub-select), and the local times are in the zone of the object's organization (a shared object of a club in
-another zone shows that club's zone and times).
+The booker's and the student's details are columns of the page's rows; their email addresses are one query
+each for the page's bookers and students (a sub-select per row ran twice for every booking). The local times
+are in the zone of the object's organization (a shared object of a club in another zone shows that club's
+zone and times).
 """
 
 from decimal import Decimal
@@ -16,9 +17,9 @@ from apicore.presenters import (
     NUMBER,
     REF,
     STRING,
-    Expr,
     Field,
     Presenter,
+    Related,
     local_iso,
     nullable,
     obj,
@@ -27,7 +28,7 @@ from apicore.presenters import (
 )
 from objects_app.models import Category
 
-from ..selectors import first_email
+from ..selectors import emails_of
 
 NULLABLE_TEXT = nullable(STRING)
 # The API's category names are English whatever the language of the website (shapes.md).
@@ -56,7 +57,6 @@ def _person_columns(path: str) -> tuple:
     return (
         f"{path}_id",
         *name_columns(path),
-        Expr(f"{path}_first_email", lambda: first_email(f"{path}_id")),
         f"{path}__email_visible",
         f"{path}__mobile_country_code",
         f"{path}__mobile_initial_number",
@@ -65,15 +65,20 @@ def _person_columns(path: str) -> tuple:
     )
 
 
-def _person(id_, *columns):
-    """{id, name, email, mobile} of the booker or student; email and mobile null where the person hides them."""
+def _emails(_model, user_ids, _context):
+    return emails_of(user_ids)
+
+
+def _person(emails, id_, *columns):
+    """{id, name, email, mobile} of the booker or student; email and mobile null where the person hides them.
+    `emails`: the person's addresses, first first."""
     if id_ is None:
         return None
-    *name, email, email_visible, cc, prefix, number, mobile_visible = columns
+    *name, email_visible, cc, prefix, number, mobile_visible = columns
     return {
         "id": id_,
         "name": full_name(*name),
-        "email": (email or None) if email_visible else None,
+        "email": emails[0] if emails and email_visible else None,
         "mobile": mobile_text(cc, prefix, number) if mobile_visible else None,
     }
 
@@ -117,8 +122,10 @@ class BookingPresenter(Presenter):
             "object__organization__name",
             compute=_object,
         ),
-        "user": Field(PERSON, *_person_columns("user"), compute=_person),
-        "student": Field(nullable(PERSON), *_person_columns("student"), compute=_person),
+        "user": Field(PERSON, *_person_columns("user"), related=Related("user_id", load=_emails), compute=_person),
+        "student": Field(
+            nullable(PERSON), *_person_columns("student"), related=Related("student_id", load=_emails), compute=_person
+        ),
         "type": Field(STRING, "type"),
         "is_primary": Field(BOOLEAN, "is_primary"),
         "expected_airborne": Field(nullable(NUMBER), "expected_airborne", compute=_hours),

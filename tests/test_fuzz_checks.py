@@ -12,8 +12,9 @@ def case(method: str, path: str):
     return SimpleNamespace(operation=SimpleNamespace(method=method.lower(), path=path))
 
 
-def reply(status: int, *fields: str, code: int = 10006):
-    body = {"status": status, "code": code, "errors": [{"field": f, "code": code, "message": "x"} for f in fields]}
+def reply(status: int, *fields: str, code: int = 10006, top: int | None = None):
+    errors = [{"field": f, "code": code, "message": "x"} for f in fields]
+    body = {"status": status, "code": top or code, "errors": errors}
     return SimpleNamespace(status_code=status, content=json.dumps(body).encode())
 
 
@@ -32,6 +33,15 @@ def reply(status: int, *fields: str, code: int = 10006):
         ("POST", "/users", reply(400, "username", code=10007), False),
         ("POST", "/users", reply(409, "username"), False),
         ("POST", "/users", reply(400), False),
+        # Fields with codes of their own: that code in `errors`, 10006 or the single problem's code on top.
+        ("POST", "/transactions", reply(400, "user_id", code=10100, top=10006), True),
+        ("POST", "/transactions", reply(400, "date", code=10151), True),
+        ("POST", "/transactions", reply(400, "amount", "accounting.amount", code=10121, top=10006), True),
+        ("POST", "/transactions", reply(400, "accounting.cost_center", code=10164), True),
+        ("POST", "/transactions", reply(400, "accounting.cost_center", code=10006), False),
+        ("POST", "/transactions", reply(400, "amount", "date", code=10121), False),
+        ("POST", "/transactions", reply(400, "comment"), False),
+        ("PATCH", "/expiry-date-types/{id}", reply(400, "booking.excluded_object_ids[2]"), True),
     ],
 )
 def test_only_the_listed_rules_excuse_a_refusal(method, path, response, passes):

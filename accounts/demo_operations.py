@@ -322,6 +322,7 @@ class Leg:
     via: str = ""
     solo: bool | None = None
     daily_check: bool | None = None
+    comment: str = ""
     special: str = ""  # "midnight", "missing_tachometer"
 
 
@@ -471,18 +472,24 @@ class Planner:
             landings=landings,
         )
 
-    def plan(self, obj: BookableObject, spec: Aircraft, pool: list[Member], year: Year, *, specials=()) -> None:
-        """A year of `spec`'s flights and bookings (up to today, and bookings for the next two weeks)."""
+    def plan(
+        self, obj: BookableObject, spec: Aircraft, pool: list[Member], year: Year, *, specials=(), reserved=()
+    ) -> None:
+        """A year of `spec`'s flights and bookings (up to today, and bookings for the next two weeks). Each of
+        `specials` adds one flight (planner, object, spec, pool, year -> Leg); on the `reserved` days the
+        aircraft does no ordinary flying (the club has it for an event)."""
         rng = self.rng
         first_day = self.today - dt.timedelta(days=self.days)
-        last_day = self.today if spec.sold_days_ago is None else self.today - dt.timedelta(days=spec.sold_days_ago)
+        last_day = self.today + dt.timedelta(days=14)  # flown up to now, booked two weeks ahead
+        if spec.sold_days_ago is not None:
+            last_day = self.today - dt.timedelta(days=spec.sold_days_ago)
         per_day = spec.flights / 365
         legs: list[Leg] = []
         day = first_day
         while day <= self.today + dt.timedelta(days=14):
             lam = per_day * SEASON[day.month] * WEEKDAY[day.weekday()]
             count = min(_poisson(rng, lam), 6)
-            if count and day <= last_day:
+            if count and day <= last_day and day not in reserved:
                 planned = self.legs_of_day(spec, day, pool, count)
                 for index, (start, end, day_legs, booker, student, kind) in enumerate(planned):
                     past = end.astimezone(UTC) <= self.now
@@ -561,13 +568,7 @@ class Planner:
                 uplift_oil=Decimal("0.5") if rng.random() < 0.05 else None,
                 number_of_flights=leg.landings,
                 daily_check=leg.daily_check,
-                comment=(
-                    "Forgot to read the tachometer after landing."
-                    if leg.special == "missing_tachometer"
-                    else rng.choice(FLIGHT_COMMENTS)
-                    if rng.random() < 0.1
-                    else ""
-                ),
+                comment=leg.comment or (rng.choice(FLIGHT_COMMENTS) if rng.random() < 0.1 else ""),
                 created_at=min(leg.blockon + dt.timedelta(minutes=rng.randint(5, 90)), self.now),
             )
             year.flights.append(flight)
@@ -1020,9 +1021,14 @@ def build_demo_operations(club: Organization, second: Organization) -> dict:
     )
     pools = planner.pools(list(VASTERAS_FLEET))
     year = Year()
+    show = display_day(today)
     for registration, (obj, spec) in fleet.items():
         specials = [midnight_flight] if spec.night else []
-        planner.plan(obj, spec, pools[registration], year, specials=specials)
+        reserved = ()
+        if registration in DISPLAY_AIRCRAFT:
+            specials.append(display_flight)
+            reserved = (show,)
+        planner.plan(obj, spec, pools[registration], year, specials=specials, reserved=reserved)
     # The forgotten tachometer: a private flight of SE-KXY about six weeks ago.
     kxy = sorted((f for f in year.flights if f.object.registration == "SE-KXY"), key=lambda f: f.blockoff_at)
     forgotten = next(
@@ -1031,9 +1037,7 @@ def build_demo_operations(club: Organization, second: Organization) -> dict:
         if f.date <= today - dt.timedelta(days=40) and f.flight_type == vasteras_types["private"]
     )
     _forget_tachometer(forgotten, year)
-    _display_day(planner, fleet, year, vasteras_types)
     _ground_bookings(rng, simulator, briefing, crew, today, year)
-    _shared_bookings(rng, shared, crew, today, year)
 
     maintenance = [
         member
@@ -1054,7 +1058,7 @@ def build_demo_operations(club: Organization, second: Organization) -> dict:
     save_approvals(year, crew, fleet, vasteras_types)
 
     # Bergen: two aircraft, its own few members fly them; its log hides the crew.
-    bergen_year = _bergen(rng, second, bergen_fleet, airports, today)
+    bergen_year = _bergen(rng, second, bergen_fleet, airports, today, guests=crew)
 
     for obj, _spec in [*fleet.values(), *bergen_fleet.values()]:
         obj.refresh_from_db(fields=["airborne_minutes"])
@@ -1079,83 +1083,41 @@ def build_demo_operations(club: Organization, second: Organization) -> dict:
     }
 
 
+DISPLAY_AIRCRAFT = ("SE-MHN", "SE-LDR", "SE-GVT")
+
+
+def second_saturday_of_june(year: int) -> dt.date:
+    june = dt.date(year, 6, 1)
+    return june + dt.timedelta(days=(5 - june.weekday()) % 7 + 7)
+
+
+def display_day(today: dt.date) -> dt.date:
+    """The club's flight display day: the last second Saturday of June before today."""
+    day = second_saturday_of_june(today.year)
+    return day if day < today else second_saturday_of_june(today.year - 1)
+
+
+def display_flight(planner: Planner, obj, spec: Aircraft, pool, year: Year) -> Leg:
+    """The aircraft's display over the field on the display day (kept free of other flying), one after the
+    other from 13:00, flown by an instructor."""
+    index = DISPLAY_AIRCRAFT.index(spec.registration)
+    day = display_day(planner.today)
+    pilot = planner.crew.instructors[index % len(planner.crew.instructors)] if planner.crew.instructors else pool[0]
+    start = _local(day, 13.0 + 1.5 * index, planner.zone)
+    leg = planner._leg("display", day, start + dt.timedelta(minutes=20), 20, planner.home, planner.home, pilot)
+    leg.comment = "Display over the field for the visitors."
+    booking = planner._booking(
+        obj, spec, start, start + dt.timedelta(hours=1, minutes=30), pilot, None, "display", [leg]
+    )
+    booking.comment = "Flight display day."
+    year.bookings.append(booking)
+    return leg
+
+
 def _forget_tachometer(flight: FlightLogEntry, year: Year) -> None:
     flight.arrival_tachometer = None
     flight.comment = "Forgot to read the tachometer after landing."
     year.specials["missing_tachometer"] = flight
-
-
-def _display_day(planner: Planner, fleet, year: Year, types) -> None:
-    """The club's flight display day: the second Saturday of June of the past year, three display flights."""
-    today = planner.today
-    june = dt.date(today.year if today.month > 6 else today.year - 1, 6, 1)
-    day = june + dt.timedelta(days=(5 - june.weekday()) % 7 + 7)
-    taken = {(f.object.registration, f.date) for f in year.flights}
-    at = 13.0
-    for registration in ("SE-MHN", "SE-LDR", "SE-GVT"):
-        obj, spec = fleet[registration]
-        if (registration, day) in taken:
-            continue
-        pilot = planner.crew.instructors[len(year.flights) % len(planner.crew.instructors)]
-        start = _local(day, at, planner.zone)
-        leg = planner._leg("display", day, start + dt.timedelta(minutes=20), 20, planner.home, planner.home, pilot)
-        booking = planner._booking(
-            obj, spec, start, start + dt.timedelta(hours=1, minutes=30), pilot, None, "display", [leg]
-        )
-        booking.comment = "Flight display day."
-        year.bookings.append(booking)
-        flights_before = [
-            f for f in year.flights if f.object.registration == registration and f.blockoff_at < leg.blockoff
-        ]
-        _insert_leg(planner, obj, spec, leg, year, flights_before)
-        at += 1.5
-
-
-def _insert_leg(planner: Planner, obj, spec, leg: Leg, year: Year, flights_before: list) -> None:
-    """One more flight between the planned ones: the meters of the later flights move on by its time."""
-    later = sorted(
-        (f for f in year.flights if f.object.registration == spec.registration and f.blockoff_at > leg.blockoff),
-        key=lambda f: f.blockoff_at,
-    )
-    step_tach = Decimal(str(round((leg.blockon - leg.blockoff).total_seconds() / 3600 * 0.88, 2)))
-    step_hobbs = Decimal(str(round((leg.blockon - leg.blockoff).total_seconds() / 3600 - 0.05, 2)))
-    last = max(flights_before, key=lambda f: f.blockoff_at) if flights_before else None
-    departure_tach = (
-        last.arrival_tachometer
-        if last and last.arrival_tachometer is not None
-        else last.departure_tachometer
-        if last
-        else Decimal(spec.tach)
-    )
-    departure_hobbs = last.arrival_hobbs if last else spec.start_hobbs
-    for flight in later:
-        for name in ("departure_tachometer", "arrival_tachometer"):
-            if getattr(flight, name) is not None:
-                setattr(flight, name, getattr(flight, name) + step_tach)
-        for name in ("departure_hobbs", "arrival_hobbs"):
-            if getattr(flight, name) is not None:
-                setattr(flight, name, getattr(flight, name) + step_hobbs)
-    year.flights.append(
-        FlightLogEntry(
-            object=obj,
-            date=leg.day,
-            flight_type=planner.flight_types["display"],
-            departure_airport=planner.airports[leg.departure],
-            arrival_airport=planner.airports[leg.arrival],
-            blockoff_at=leg.blockoff,
-            takeoff_at=leg.takeoff,
-            landing_at=leg.landing,
-            blockon_at=leg.blockon,
-            departure_tachometer=departure_tach,
-            arrival_tachometer=departure_tach + step_tach,
-            departure_hobbs=departure_hobbs,
-            arrival_hobbs=None if departure_hobbs is None else departure_hobbs + step_hobbs,
-            pilot=leg.pilot,
-            number_of_flights=1,
-            comment="Display over the field for the visitors.",
-            created_at=leg.blockon + dt.timedelta(minutes=30),
-        )
-    )
 
 
 def _ground_bookings(rng, simulator, briefing, crew: Crew, today: dt.date, year: Year) -> None:
@@ -1202,33 +1164,45 @@ def _ground_bookings(rng, simulator, briefing, crew: Crew, today: dt.date, year:
         day += dt.timedelta(days=1)
 
 
-def _shared_bookings(rng, shared: BookableObject, crew: Crew, today: dt.date, year: Year) -> None:
-    """Västerås members book Bergen's Cessna for fjord trips: two coming, one cancelled by weather."""
-    zone = clock.zone("Europe/Oslo")
+def _shared_bookings(shared: BookableObject, crew: Crew, today: dt.date, year: Year) -> None:
+    """Västerås members book Bergen's Cessna for fjord trips: two coming, one not flown for the weather. Each
+    takes the first free start (10:00, 12:00, ... local) among the Bergen bookings of its day; with none free
+    it queues behind them, as the booking rules would make it."""
+    zone = clock.zone(shared.organization.timezone)
+    taken = [(b.start_at, b.end_at) for b in year.bookings if b.object is shared and b.is_primary]
     for days, length, comment in (
         (9, 3, "Fjord trip to Sogndal."),
         (12, 2, "Checkout with the Bergen instructor."),
-        (-30, 4, ""),
+        (-30, 4, "Not flown: low clouds over the fjords."),
     ):
         member = crew.pilots[(days * 7) % len(crew.pilots)]
-        start = _local(today + dt.timedelta(days=days), 10.0, zone)
-        if days < 0:
-            comment = "Not flown: low clouds over the fjords."
+        day = today + dt.timedelta(days=days)
+        free = None
+        for hour in (10.0, 12.0, 14.0, 16.0):
+            start = _local(day, hour, zone).astimezone(UTC)
+            end = start + dt.timedelta(hours=length)
+            if all(end <= other_start or other_end <= start for other_start, other_end in taken):
+                free = start, end
+                break
+        start, end = free or (_local(day, 10.0, zone).astimezone(UTC), _local(day, 10.0 + length, zone).astimezone(UTC))
+        taken.append((start, end))
         year.bookings.append(
             Booking(
                 object=shared,
                 user_id=member.user_id,
-                start_at=start.astimezone(UTC),
-                end_at=(start + dt.timedelta(hours=length)).astimezone(UTC),
+                start_at=start,
+                end_at=end,
                 type="PRIV",
+                is_primary=free is not None,
                 comment=comment,
-                created_at=min(start.astimezone(UTC) - dt.timedelta(days=20), clock.now()),
+                created_at=min(start - dt.timedelta(days=20), clock.now()),
                 created_by_id=member.user_id,
             )
         )
 
 
-def _bergen(rng, second: Organization, fleet, airports, today: dt.date) -> Year:
+def _bergen(rng, second: Organization, fleet, airports, today: dt.date, *, guests: Crew) -> Year:
+    """Bergen's two aircraft flown by its own few members; `guests` (Västerås) book the shared one."""
     crew = Crew.of(second)
     types = make_flight_types(second, NORWEGIAN_FLIGHT_TYPES)
     make_books(
@@ -1258,6 +1232,7 @@ def _bergen(rng, second: Organization, fleet, airports, today: dt.date) -> Year:
     year = Year()
     for obj, spec in fleet.values():
         planner.plan(obj, spec, crew.pilots, year)
+    _shared_bookings(fleet["LN-NFT"][0], guests, today, year)
     save_remarks(
         BERGEN_REMARKS,
         {r: o for r, (o, _s) in fleet.items()},

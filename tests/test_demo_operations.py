@@ -2,6 +2,7 @@
 of bookings and flights with their charges, and the specials (a flight over midnight, a forgotten tachometer
 reading, an organization that hides its crew). The world is built once for the module and rolled back."""
 
+import contextlib
 import datetime as dt
 import itertools
 import random
@@ -37,10 +38,15 @@ SPECS = {spec.registration: spec for spec in (*VASTERAS_FLEET, *BERGEN_FLEET)}
 CHARGED_NAMES = {"Privat", "Skolflygning", "Skoleflyging"}
 
 
-@pytest.fixture(scope="module")
-def world(django_db_setup, django_db_blocker, tmp_path_factory):
+@pytest.fixture(
+    scope="module",
+    params=[None, dt.datetime(2026, 7, 1, 10, 0, tzinfo=dt.UTC)],
+    ids=["today", "summer"],  # the real today, and a summer day (daylight saving time, the display day behind)
+)
+def world(request, django_db_setup, django_db_blocker, tmp_path_factory):
+    clock_at = time_machine.travel(request.param, tick=False) if request.param else contextlib.nullcontext()
     media = override_settings(MEDIA_ROOT=tmp_path_factory.mktemp("media"))
-    with django_db_blocker.unblock(), media, transaction.atomic():
+    with clock_at, django_db_blocker.unblock(), media, transaction.atomic():
         document = build_world()
         yield document
         transaction.set_rollback(True)
@@ -211,6 +217,10 @@ def test_flights_by_members_with_instructors_types_and_approvals(world):
     assert names == {name for name, _code, _charged in FLIGHT_TYPES.values()}
     used = set(own.values_list("flight_type__name", flat=True))
     assert {"Privat", "Skolflygning", "Uppvisning"} <= used
+    show = own.filter(flight_type__name="Uppvisning")
+    assert show.count() == 3 and len({flight.date for flight in show}) == 1
+    for flight in show:  # the display day is kept free of other flying on the display aircraft
+        assert own.filter(object=flight.object, date=flight.date).count() == 1 or flight.object.registration == "SE-MHN"
     assert own.filter(daily_check=True).exists() and own.exclude(uplift_fuel=None).exists()
     assert own.filter(number_of_flights__gt=1).exists()
     assert len(set(own.values_list("pilot_id", flat=True))) >= 15

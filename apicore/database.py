@@ -1,8 +1,13 @@
 """Database behaviour that must be the same on PostgreSQL and the embedded SQLite default."""
 
+import datetime as dt
+import functools
+import zoneinfo
+
 from django.db.backends.signals import connection_created
-from django.db.models import CharField, Lookup, TextField
+from django.db.models import CharField, Field, Func, IntegerField, Lookup, TextField
 from django.db.models.functions import Lower
+from django.db.models.lookups import In
 
 
 def _unicode_lower(value):
@@ -13,12 +18,34 @@ def _unicode_upper(value):
     return value.upper() if isinstance(value, str) else value
 
 
+@functools.lru_cache(maxsize=64)
+def _zone(name: str) -> zoneinfo.ZoneInfo | None:
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _sqlite_local_text(stored: str | None, zone_name: str | None) -> str | None:
+    """LocalText on SQLite, which has no time zones: the stored UTC text ("2026-11-20 10:05:00[.ffffff]")
+    as local time in the zone with its offset, as PostgreSQL's form writes it."""
+    if stored is None or zone_name is None:
+        return None
+    zone = _zone(zone_name)
+    if zone is None:
+        return None
+    utc = dt.datetime.fromisoformat(stored[:19]).replace(tzinfo=dt.UTC)
+    return utc.astimezone(zone).isoformat()
+
+
 def use_unicode_case_on_sqlite(sender, connection, **kwargs):
     """SQLite's LOWER and UPPER fold ASCII letters only; PostgreSQL folds Å, Ä, Ö too. Without this, "Örjan"
-    and "örjan" would be two usernames and sort apart on the demo database."""
+    and "örjan" would be two usernames and sort apart on the demo database. It also gets LocalText's
+    function (below)."""
     if connection.vendor == "sqlite":
         connection.connection.create_function("LOWER", 1, _unicode_lower, deterministic=True)
         connection.connection.create_function("UPPER", 1, _unicode_upper, deterministic=True)
+        connection.connection.create_function("API_LOCAL_TEXT", 2, _sqlite_local_text, deterministic=True)
 
 
 class Like(Lookup):
@@ -36,6 +63,18 @@ class Like(Lookup):
         return f"{lhs} LIKE {rhs} ESCAPE '\\'", [*lhs_params, *rhs_params]
 
 
+class InKeys(In):
+    """`pk__in_keys=[...]`: a list of keys as ONE parameter on PostgreSQL (`= ANY(%s)`, an array), where
+    `IN (%s, %s, ...)` makes the driver split and quote a query of 500 placeholders on every page; the
+    plain IN elsewhere."""
+
+    lookup_name = "in_keys"
+
+    def as_postgresql(self, compiler, connection):
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        return f"{lhs} = ANY(%s)", [*lhs_params, list(self.rhs)]
+
+
 def install() -> None:
     connection_created.connect(use_unicode_case_on_sqlite, dispatch_uid="apicore-unicode-case")
     # `name__lower="x"` compares LOWER(name) with a lower-cased value: one rule for "without regard to
@@ -44,3 +83,78 @@ def install() -> None:
     TextField.register_lookup(Lower)
     CharField.register_lookup(Like)
     TextField.register_lookup(Like)
+    Field.register_lookup(InKeys)
+
+
+# --- points in time written by the database --------------------------------------------------------------
+# A page of flights has 2,500 points in time. Read as datetimes, each is parsed by the driver, converted by
+# Django and formatted again in Python; written as text by the database, none of that happens (docs/
+# decisions.md, issue 8). Whole seconds, as the APIs write them.
+
+
+class UtcText(Func):
+    """A point in time as the APIs' `*_at` text: `2026-11-20T10:05:00Z`, or NULL."""
+
+    output_field = CharField()
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return self.as_sql(
+            compiler,
+            connection,
+            template="""to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')""",
+            **extra,
+        )
+
+    def as_sqlite(self, compiler, connection, **extra):
+        # SQLite keeps Django's datetimes as UTC text "YYYY-MM-DD HH:MM:SS[.ffffff]".
+        return self.as_sql(
+            compiler, connection, template="replace(substr(%(expressions)s, 1, 19), ' ', 'T') || 'Z'", **extra
+        )
+
+
+class LocalText(Func):
+    """A point in time as the APIs' `*_local` text in the zone named by the second expression (an IANA name
+    column): `2026-11-20T11:05:00+01:00`, or NULL."""
+
+    output_field = CharField()
+    arity = 2
+
+    def as_postgresql(self, compiler, connection, **extra):
+        at, zone = _compiled_columns(self, compiler, connection)
+        local = f"({at} AT TIME ZONE {zone})"
+        seconds = f"(EXTRACT(EPOCH FROM {local} - ({at} AT TIME ZONE 'UTC'))::integer)"
+        sql = (
+            f"""(to_char({local}, 'YYYY-MM-DD"T"HH24:MI:SS') || CASE WHEN {seconds} < 0 THEN '-' ELSE '+' END"""
+            f" || lpad((abs({seconds}) / 3600)::text, 2, '0') || ':'"
+            f" || lpad((mod(abs({seconds}), 3600) / 60)::text, 2, '0'))"
+        )
+        return sql, []
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection, function="API_LOCAL_TEXT", **extra)
+
+
+class MinutesBetween(Func):
+    """Whole minutes from the first point in time to the second (rounded half away from zero), or NULL."""
+
+    output_field = IntegerField()
+    arity = 2
+
+    def as_postgresql(self, compiler, connection, **extra):
+        start, end = _compiled_columns(self, compiler, connection)
+        return f"(round(EXTRACT(EPOCH FROM ({end} - {start})) / 60))::integer", []
+
+    def as_sqlite(self, compiler, connection, **extra):
+        start, end = _compiled_columns(self, compiler, connection)
+        return f"CAST(round((julianday({end}) - julianday({start})) * 1440) AS integer)", []
+
+
+def _compiled_columns(func: Func, compiler, connection) -> list[str]:
+    """The SQL of a function's arguments, which must be columns: they are written more than once."""
+    compiled = []
+    for expression in func.get_source_expressions():
+        sql, params = compiler.compile(expression)
+        if params:
+            raise ValueError(f"{type(func).__name__} takes columns, not values")
+        compiled.append(sql)
+    return compiled

@@ -16,11 +16,14 @@ just written), so the declarations are the only description of an item, and `jso
 
 import datetime as dt
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
 from django.db.models import QuerySet
+
+from .clock import zone
+from .database import LocalText, MinutesBetween, UtcText
 
 # --- JSON Schema types (OpenAPI 3.1 dialect) --------------------------------------------------------------
 
@@ -70,10 +73,12 @@ class PresenterContext:
 @dataclass(frozen=True)
 class Expr:
     """A computed column: `build()` gives a fresh query expression (a sub-select, EXISTS...), annotated
-    under `name`. On an object in memory, the attribute of that name is read."""
+    under `name`. On an object in memory, the attribute of that name is read, or `read(obj)` computes the
+    same value in Python when the object has no such attribute (a row just written)."""
 
     name: str
     build: Callable[[], Any]
+    read: Callable[[Any], Any] | None = field(default=None, compare=False)
 
 
 Column = str | Expr
@@ -142,6 +147,8 @@ def _column_name(column: Column) -> str:
 
 def read_path(obj: Any, column: Column) -> Any:
     """A column of an object in memory: `user__username` is `obj.user.username`; None along the way gives None."""
+    if isinstance(column, Expr) and column.read is not None and not hasattr(obj, column.name):
+        return column.read(obj)
     for part in _column_name(column).split("__"):
         if obj is None:
             return None
@@ -198,7 +205,7 @@ class Presenter:
         if not keys:
             return []
         # The queryset itself, filtered to the keys: its annotations may be columns of the presenter.
-        rows = self._rows(queryset.filter(pk__in=keys).order_by(), with_key=True)
+        rows = self._rows(queryset.filter(pk__in_keys=keys).order_by(), with_key=True)
         position = {key: index for index, key in enumerate(keys)}
         rows.sort(key=lambda row: position[row[0]])
         return self._present(queryset.model, [row[1:] for row in rows])
@@ -326,6 +333,34 @@ def local_iso(value: dt.datetime | None, zone) -> str | None:
     if value is None:
         return None
     return value.astimezone(zone).replace(microsecond=0).isoformat()
+
+
+def _annotation(path: str, suffix: str) -> str:
+    return f"{path.replace('__', '_')}_{suffix}"
+
+
+def utc_text(path: str) -> Expr:
+    """The point in time at `path` as `*_at` text, written by the database (apicore.database.UtcText)."""
+    return Expr(_annotation(path, "utc"), lambda: UtcText(path), read=lambda obj: utc_iso(read_path(obj, path)))
+
+
+def local_text(path: str, zone_path: str) -> Expr:
+    """The point in time at `path` as `*_local` text in the zone named at `zone_path`, written by the database."""
+
+    def read(obj):
+        return local_iso(read_path(obj, path), zone(read_path(obj, zone_path)))
+
+    return Expr(_annotation(path, "local"), lambda: LocalText(path, zone_path), read=read)
+
+
+def minutes_between_column(start: str, end: str) -> Expr:
+    """Whole minutes from the point in time at `start` to the one at `end`, computed by the database."""
+
+    def read(obj):
+        first, last = read_path(obj, start), read_path(obj, end)
+        return None if first is None or last is None else round((last - first).total_seconds() / 60)
+
+    return Expr(_annotation(f"{start}_{end}", "minutes"), lambda: MinutesBetween(start, end), read=read)
 
 
 def ref_or_none(id_: int | None, name: str | None) -> dict | None:

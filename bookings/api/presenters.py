@@ -9,7 +9,6 @@ zone and times).
 from decimal import Decimal
 
 from accounts.api.presenters import full_name, name_columns
-from apicore import clock
 from apicore.presenters import (
     BOOLEAN,
     DATETIME,
@@ -20,11 +19,11 @@ from apicore.presenters import (
     Field,
     Presenter,
     Related,
-    local_iso,
+    local_text,
     nullable,
     obj,
     text_or_none,
-    utc_iso,
+    utc_text,
 )
 from objects_app.models import Category
 
@@ -93,10 +92,6 @@ def _object(id_, registration, type_designator, category, organization_id, organ
     }
 
 
-def _local(value, timezone_name):
-    return local_iso(value, clock.zone(timezone_name))
-
-
 def _hours(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
 
@@ -107,10 +102,11 @@ TIMEZONE = "object__organization__timezone"
 class BookingPresenter(Presenter):
     fields = {
         "id": Field(INTEGER, "id"),
-        "start_at": Field(DATETIME, "start_at", compute=utc_iso),
-        "end_at": Field(DATETIME, "end_at", compute=utc_iso),
-        "start_local": Field(DATETIME, "start_at", TIMEZONE, compute=_local),
-        "end_local": Field(DATETIME, "end_at", TIMEZONE, compute=_local),
+        # Written as text by the database: no datetimes are made (apicore.database).
+        "start_at": Field(DATETIME, utc_text("start_at")),
+        "end_at": Field(DATETIME, utc_text("end_at")),
+        "start_local": Field(DATETIME, local_text("start_at", TIMEZONE)),
+        "end_local": Field(DATETIME, local_text("end_at", TIMEZONE)),
         "timezone": Field(STRING, TIMEZONE),
         "object": Field(
             OBJECT,

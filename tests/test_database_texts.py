@@ -1,0 +1,71 @@
+"""Points in time written as text by the database (apicore.database), the same on PostgreSQL and SQLite as
+the Python forms (apicore.presenters.utc_iso, local_iso) write them."""
+
+import datetime as dt
+import zoneinfo
+
+import pytest
+
+from accounts.models import Organization
+from apicore.database import LocalText, MinutesBetween, UtcText
+from apicore.presenters import local_iso, utc_iso
+from tests.factories_operations import BookingFactory, FlightFactory
+
+ZONES = [
+    "Europe/Stockholm",
+    "UTC",
+    "America/New_York",
+    "America/St_Johns",  # -03:30 / -02:30
+    "Asia/Kolkata",  # +05:30
+    "Pacific/Chatham",  # +13:45 / +12:45
+    "Pacific/Kiritimati",  # +14:00
+    "Pacific/Pago_Pago",  # -11:00
+]
+INSTANTS = [
+    dt.datetime(2026, 1, 15, 23, 30, 5, tzinfo=dt.UTC),
+    dt.datetime(2026, 3, 29, 0, 59, 59, tzinfo=dt.UTC),  # the last second before summer time in Stockholm
+    dt.datetime(2026, 3, 29, 1, 0, 0, tzinfo=dt.UTC),
+    dt.datetime(2026, 7, 1, 12, 0, 0, 999999, tzinfo=dt.UTC),
+    dt.datetime(2026, 10, 25, 0, 30, tzinfo=dt.UTC),  # the repeated hour in Stockholm
+]
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_utc_and_local_texts_are_the_python_forms(db, zone):
+    org = Organization.objects.create(name=f"Zone {zone}", timezone=zone)
+    bookings = [
+        BookingFactory(organization=org, start_at=instant, end_at=instant + dt.timedelta(minutes=95, seconds=31))
+        for instant in INSTANTS
+    ]
+    rows = (
+        type(bookings[0])
+        .objects.filter(pk__in=[booking.pk for booking in bookings])
+        .annotate(
+            start_text=UtcText("start_at"),
+            local=LocalText("start_at", "object__organization__timezone"),
+            minutes=MinutesBetween("start_at", "end_at"),
+        )
+        .order_by("start_at")
+        .values_list("start_at", "start_text", "local", "minutes")
+    )
+
+    for start_at, start_text, local, minutes in rows:
+        assert start_text == utc_iso(start_at)
+        assert local == local_iso(start_at, zoneinfo.ZoneInfo(zone))
+        assert minutes == 96  # 95 min 31 s, rounded half away from zero
+
+
+def test_null_points_in_time_stay_null(db):
+    flight = FlightFactory(landing_at=None)
+    row = (
+        type(flight)
+        .objects.filter(pk=flight.pk)
+        .annotate(
+            text=UtcText("landing_at"),
+            local=LocalText("landing_at", "object__organization__timezone"),
+            minutes=MinutesBetween("takeoff_at", "landing_at"),
+        )
+        .values_list("text", "local", "minutes")
+        .get()
+    )
+    assert row == (None, None, None)

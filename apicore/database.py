@@ -1,9 +1,5 @@
 """Database behaviour that must be the same on PostgreSQL and the embedded SQLite default."""
 
-import datetime as dt
-import functools
-import zoneinfo
-
 from django.db.backends.signals import connection_created
 from django.db.models import CharField, Field, Func, IntegerField, Lookup, TextField
 from django.db.models.functions import Lower
@@ -18,34 +14,12 @@ def _unicode_upper(value):
     return value.upper() if isinstance(value, str) else value
 
 
-@functools.lru_cache(maxsize=64)
-def _zone(name: str) -> zoneinfo.ZoneInfo | None:
-    try:
-        return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return None
-
-
-def _sqlite_local_text(stored: str | None, zone_name: str | None) -> str | None:
-    """LocalText on SQLite, which has no time zones: the stored UTC text ("2026-11-20 10:05:00[.ffffff]")
-    as local time in the zone with its offset, as PostgreSQL's form writes it."""
-    if stored is None or zone_name is None:
-        return None
-    zone = _zone(zone_name)
-    if zone is None:
-        return None
-    utc = dt.datetime.fromisoformat(stored[:19]).replace(tzinfo=dt.UTC)
-    return utc.astimezone(zone).isoformat()
-
-
 def use_unicode_case_on_sqlite(sender, connection, **kwargs):
     """SQLite's LOWER and UPPER fold ASCII letters only; PostgreSQL folds Å, Ä, Ö too. Without this, "Örjan"
-    and "örjan" would be two usernames and sort apart on the demo database. It also gets LocalText's
-    function (below)."""
+    and "örjan" would be two usernames and sort apart on the demo database."""
     if connection.vendor == "sqlite":
         connection.connection.create_function("LOWER", 1, _unicode_lower, deterministic=True)
         connection.connection.create_function("UPPER", 1, _unicode_upper, deterministic=True)
-        connection.connection.create_function("API_LOCAL_TEXT", 2, _sqlite_local_text, deterministic=True)
 
 
 class Like(Lookup):
@@ -89,7 +63,8 @@ def install() -> None:
 # --- points in time written by the database --------------------------------------------------------------
 # A page of flights has 2,500 points in time. Read as datetimes, each is parsed by the driver, converted by
 # Django and formatted again in Python; written as text by the database, none of that happens (docs/
-# decisions.md, issue 8). Whole seconds, as the APIs write them.
+# decisions.md, issue 8). Whole seconds, as the APIs write them. Local times are made from that text in
+# Python (apicore.presenters.local_text): one zone conversion there costs less than PostgreSQL's.
 
 
 class UtcText(Func):
@@ -110,28 +85,6 @@ class UtcText(Func):
         return self.as_sql(
             compiler, connection, template="replace(substr(%(expressions)s, 1, 19), ' ', 'T') || 'Z'", **extra
         )
-
-
-class LocalText(Func):
-    """A point in time as the APIs' `*_local` text in the zone named by the second expression (an IANA name
-    column): `2026-11-20T11:05:00+01:00`, or NULL."""
-
-    output_field = CharField()
-    arity = 2
-
-    def as_postgresql(self, compiler, connection, **extra):
-        at, zone = _compiled_columns(self, compiler, connection)
-        local = f"({at} AT TIME ZONE {zone})"
-        seconds = f"(EXTRACT(EPOCH FROM {local} - ({at} AT TIME ZONE 'UTC'))::integer)"
-        sql = (
-            f"""(to_char({local}, 'YYYY-MM-DD"T"HH24:MI:SS') || CASE WHEN {seconds} < 0 THEN '-' ELSE '+' END"""
-            f" || lpad((abs({seconds}) / 3600)::text, 2, '0') || ':'"
-            f" || lpad((mod(abs({seconds}), 3600) / 60)::text, 2, '0'))"
-        )
-        return sql, []
-
-    def as_sqlite(self, compiler, connection, **extra):
-        return self.as_sql(compiler, connection, function="API_LOCAL_TEXT", **extra)
 
 
 class MinutesBetween(Func):

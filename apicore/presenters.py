@@ -23,7 +23,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from .clock import zone
-from .database import LocalText, MinutesBetween, UtcText
+from .database import MinutesBetween, UtcText
 
 # --- JSON Schema types (OpenAPI 3.1 dialect) --------------------------------------------------------------
 
@@ -344,13 +344,17 @@ def utc_text(path: str) -> Expr:
     return Expr(_annotation(path, "utc"), lambda: UtcText(path), read=lambda obj: utc_iso(read_path(obj, path)))
 
 
-def local_text(path: str, zone_path: str) -> Expr:
-    """The point in time at `path` as `*_local` text in the zone named at `zone_path`, written by the database."""
+def local_from_utc_text(text: str | None, zone_name: str) -> str | None:
+    """`*_local` text from `*_at` text (UtcText), in the IANA zone."""
+    if text is None:
+        return None
+    return dt.datetime.fromisoformat(text).astimezone(zone(zone_name)).isoformat()
 
-    def read(obj):
-        return local_iso(read_path(obj, path), zone(read_path(obj, zone_path)))
 
-    return Expr(_annotation(path, "local"), lambda: LocalText(path, zone_path), read=read)
+def local_text(path: str, zone_path: str) -> Field:
+    """A field: the point in time at `path` as `*_local` text in the zone named at `zone_path` (made from the
+    database's UTC text, the same column as `utc_text(path)`'s)."""
+    return Field(DATETIME, utc_text(path), zone_path, compute=local_from_utc_text)
 
 
 def minutes_between_column(start: str, end: str) -> Expr:

@@ -105,8 +105,8 @@ class BookingPresenter(Presenter):
         # Written as text by the database: no datetimes are made (apicore.database).
         "start_at": Field(DATETIME, utc_text("start_at")),
         "end_at": Field(DATETIME, utc_text("end_at")),
-        "start_local": Field(DATETIME, local_text("start_at", TIMEZONE)),
-        "end_local": Field(DATETIME, local_text("end_at", TIMEZONE)),
+        "start_local": local_text("start_at", TIMEZONE),
+        "end_local": local_text("end_at", TIMEZONE),
         "timezone": Field(STRING, TIMEZONE),
         "object": Field(
             OBJECT,

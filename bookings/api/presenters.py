@@ -25,13 +25,11 @@ from apicore.presenters import (
     text_or_none,
     utc_text,
 )
-from objects_app.models import Category
+from objects_app.api.presenters import aircraft_text, category_ref
 
 from ..selectors import emails_of
 
 NULLABLE_TEXT = nullable(STRING)
-# The API's category names are English whatever the language of the website (shapes.md).
-CATEGORY_NAMES = {Category.AIRCRAFT: "Aircraft", Category.EQUIPMENT: "Equipment", Category.PREMISES: "Premises"}
 
 PERSON = obj(id=INTEGER, name=STRING, email=NULLABLE_TEXT, mobile=NULLABLE_TEXT)
 OBJECT = obj(
@@ -86,8 +84,8 @@ def _object(id_, registration, type_designator, category, organization_id, organ
     return {
         "id": id_,
         "registration": registration,
-        "type_designator": (type_designator or None) if category == Category.AIRCRAFT else None,
-        "category": {"id": category, "name": CATEGORY_NAMES.get(category, str(category))},
+        "type_designator": aircraft_text(type_designator, category),
+        "category": category_ref(category),
         "organization": {"id": organization_id, "name": organization_name},
     }
 

@@ -44,6 +44,10 @@ from ..status import (
 
 # The API names categories in English, whatever the website's language.
 CATEGORY_NAMES = {Category.AIRCRAFT: "Aircraft", Category.EQUIPMENT: "Equipment", Category.PREMISES: "Premises"}
+# Made once: a page of bookings shows a category 500 times (plain int keys: an enum member's hash and
+# equality are slow in a loop of that size).
+CATEGORY_REFS = {int(category): {"id": int(category), "name": name} for category, name in CATEGORY_NAMES.items()}
+AIRCRAFT = int(Category.AIRCRAFT)
 NULLABLE_TEXT = nullable(STRING)
 NULLABLE_NUMBER = nullable(NUMBER)
 NULLABLE_INTEGER = nullable(INTEGER)
@@ -53,11 +57,12 @@ PERSON = nullable(REF)
 
 
 def category_ref(category: int) -> dict:
-    return {"id": category, "name": CATEGORY_NAMES.get(category, str(category))}
+    return CATEGORY_REFS.get(category) or {"id": category, "name": str(category)}
 
 
-def _aircraft_text(value: str, category: int) -> str | None:
-    return (value or None) if category == Category.AIRCRAFT else None
+def aircraft_text(value: str, category: int) -> str | None:
+    """A text only aircraft have (type designator, type name): null for other objects and when empty."""
+    return (value or None) if category == AIRCRAFT else None
 
 
 # --- status --------------------------------------------------------------------------------------------------
@@ -192,8 +197,8 @@ class ObjectPresenter(Presenter):
         "id": Field(INTEGER, "id"),
         "registration": Field(STRING, "registration"),
         "category": Field(obj(id=INTEGER, name=STRING), "category", compute=category_ref),
-        "type_designator": Field(NULLABLE_TEXT, "type_designator", "category", compute=_aircraft_text),
-        "type_name": Field(NULLABLE_TEXT, "type_name", "category", compute=_aircraft_text),
+        "type_designator": Field(NULLABLE_TEXT, "type_designator", "category", compute=aircraft_text),
+        "type_name": Field(NULLABLE_TEXT, "type_name", "category", compute=aircraft_text),
         "comment": Field(NULLABLE_TEXT, "comment", compute=text_or_none),
         "organization": ref("organization"),
         "active": Field(BOOLEAN, "active"),

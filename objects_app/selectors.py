@@ -14,7 +14,7 @@ from accounts.models.user import full_name_of
 from apicore import clock
 
 from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
-from .status import Limits
+from .status import Limits, item_status
 
 # The columns of a person reference {id, name} read from the login at `path`.
 PERSON_COLUMNS = ("id", "name", "first_name", "last_name_particle", "last_name", "username")
@@ -52,13 +52,27 @@ def maintenance_rows(object_ids: Iterable[int]):
     )
 
 
-def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, tuple[int, str, Limits]]]:
-    """(object id, (item id, name, Limits)) of each maintenance item of the objects; one query."""
+def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, tuple[int, str, Limits, int]]]:
+    """(object id, (item id, name, Limits, status)) of each maintenance item of the objects; one query. The
+    status is the item's on today in its object's organization's zone, computed once here for the object's
+    status and the maintenance_items block alike."""
     rows = maintenance_rows(object_ids).values_list(
-        "object_id", "id", "name", "due_date", "due_airborne", "hard_airborne", "warning_days", "warning_hours"
+        "object_id",
+        "object__airborne_minutes",
+        "object__organization__timezone",
+        "id",
+        "name",
+        "due_date",
+        "due_airborne",
+        "hard_airborne",
+        "warning_days",
+        "warning_hours",
     )
-    for object_id, item_id, name, *limits in rows:
-        yield object_id, (item_id, name, Limits(*limits))
+    todays: dict[str, dt.date] = {}
+    for object_id, airborne_minutes, zone, item_id, name, *values in rows:
+        today = todays.get(zone) or todays.setdefault(zone, clock.today_in(zone))
+        limits = Limits(*values)
+        yield object_id, (item_id, name, limits, item_status(limits, airborne_minutes=airborne_minutes, today=today))
 
 
 def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:

@@ -132,11 +132,15 @@ def object_status(
     items: list[Limits],
     open_remarks_category: int | None,
     today: dt.date,
+    statuses: list[int] | None = None,
 ) -> dict:
-    """The `status` block of an object (null values for an object that shows no status)."""
+    """The `status` block of an object (null values for an object that shows no status). `statuses`: the
+    items' own statuses when they are known already (a page reads them with the items)."""
     if not has_status:
         return {**NO_STATUS, "remaining_time": dict(NO_STATUS["remaining_time"])}
-    maintenance = max((item_status(item, airborne_minutes=airborne_minutes, today=today) for item in items), default=OK)
+    if statuses is None:
+        statuses = [item_status(item, airborne_minutes=airborne_minutes, today=today) for item in items]
+    maintenance = max(statuses, default=OK)
     remarks = open_remarks_category or OK
     return {
         "total_id": max(maintenance, remarks),

@@ -35,7 +35,6 @@ from ..status import (
     format_hours,
     format_minutes,
     hours_number,
-    item_status,
     minutes_as_hours,
     object_status,
     remaining_days,
@@ -93,9 +92,10 @@ def _status(items, has_status, airborne_minutes, zone, remarks_category):
     return object_status(
         has_status=has_status,
         airborne_minutes=airborne_minutes,
-        items=[limits for _item_id, _name, limits in items],
+        items=[limits for _item_id, _name, limits, _status in items],
         open_remarks_category=remarks_category,
         today=clock.today_in(zone),
+        statuses=[status for *_item, status in items],
     )
 
 
@@ -131,7 +131,7 @@ def _number(value):
 def _maintenance_items(elements, airborne_minutes, zone):
     today = clock.today_in(zone)
     items = []
-    for item_id, name, limits in elements:
+    for item_id, name, limits, status in elements:
         left = remaining_minutes(limits.due_airborne, airborne_minutes)
         items.append(
             {
@@ -144,7 +144,7 @@ def _maintenance_items(elements, airborne_minutes, zone):
                 "warning_hours": hours_number(limits.warning_hours),
                 "remaining_days": remaining_days(limits.due_date, today),
                 "remaining_hours": None if left is None else minutes_as_hours(left),
-                "status_id": item_status(limits, airborne_minutes=airborne_minutes, today=today),
+                "status_id": status,
             }
         )
     return items

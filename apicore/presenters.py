@@ -107,7 +107,8 @@ class Value:
 
     A `related` value is the list of its loaded elements; with columns too, it is
     `compute(elements, *column_values)` (or `compute(context, elements, *column_values)`): a value made of
-    the item's own columns and rows of another table (an object's status from its maintenance items)."""
+    the item's own columns and rows of another table (an object's status from its maintenance items).
+    `related` may be a tuple of several: `compute(elements_1, elements_2, ..., *column_values)`."""
 
     def __init__(
         self,
@@ -115,17 +116,19 @@ class Value:
         *columns: Column,
         compute: Callable[..., Any] | None = None,
         uses_context: bool = False,
-        related: Related | None = None,
+        related: "Related | tuple[Related, ...] | None" = None,
     ):
-        if related is None and not columns:
+        relateds = () if related is None else related if isinstance(related, tuple) else (related,)
+        if not relateds and not columns:
             raise TypeError("a value reads at least one column, or is a Related block")
-        if compute is None and (len(columns) > 1 or (related is not None and columns)):
+        if compute is None and (len(columns) > 1 or (relateds and columns) or len(relateds) > 1):
             raise TypeError("a value of several columns needs compute")
         self.schema = schema
         self.columns = columns
         self.compute = compute or _same
         self.uses_context = uses_context
-        self.related = related
+        self.relateds: tuple[Related, ...] = relateds
+        self.related = relateds[0] if relateds else None
 
 
 class Field(Value):
@@ -165,6 +168,9 @@ class Presenter:
 
     fields: dict[str, Field] = {}
     blocks: dict[str, Block] = {}
+    # Pages in two statements (keys, then rows: see page). False for tables an organization has few rows of
+    # (its objects), where one statement is cheaper.
+    keys_first = True
 
     def __init__(
         self,
@@ -183,7 +189,7 @@ class Presenter:
         ]
         columns: dict[str, Column] = {}
         for _, value in self.values:
-            for column in (*value.columns, *((value.related.key,) if value.related else ())):
+            for column in (*value.columns, *(related.key for related in value.relateds)):
                 columns.setdefault(_column_name(column), column)
         self.columns = list(columns.values())
         self._positions = {name: index for index, name in enumerate(columns)}
@@ -201,6 +207,8 @@ class Presenter:
         wide rows are put in the keys' order here, so that read needs no sort of its own."""
         if limit <= 0:
             return []
+        if not self.keys_first:
+            return self._present(queryset.model, self._rows(queryset, window=(offset, offset + limit)))
         keys = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
         if not keys:
             return []
@@ -239,13 +247,15 @@ class Presenter:
 
     # --- reading rows ---------------------------------------------------------------------------------
 
-    def _rows(self, queryset: QuerySet, *, with_key: bool = False) -> list[tuple]:
-        """Tuples of the presenter's columns (with the row's key first when `with_key`)."""
+    def _rows(self, queryset: QuerySet, *, with_key: bool = False, window: tuple[int, int] | None = None) -> list:
+        """Tuples of the presenter's columns (with the row's key first when `with_key`), rows start .. end of
+        the ordered queryset when a `window` is given."""
         expressions = {column.name: column.build() for column in self.columns if isinstance(column, Expr)}
         if expressions:
             queryset = queryset.annotate(**expressions)
         names = [_column_name(column) for column in self.columns]
-        return list(queryset.values_list(*(["pk", *names] if with_key else names)))
+        rows = queryset.values_list(*(["pk", *names] if with_key else names))
+        return list(rows if window is None else rows[window[0] : window[1]])
 
     def _present(self, model: type, rows: list[tuple]) -> list[dict]:
         related = self._load_related(model, rows)
@@ -254,44 +264,43 @@ class Presenter:
             items.append({name: read(row, related) for name, read in self._readers})
         return items
 
-    def _load_related(self, model: type, rows: list[tuple]) -> dict[str, dict]:
-        """Per Related block: key -> its list of elements, one query for all the rows."""
-        loaded = {}
+    def _load_related(self, model: type, rows: list[tuple]) -> dict[Related, dict]:
+        """Per Related: key -> its list of elements, one query for all the rows. Values that name the same
+        Related (an object's status and its maintenance items) share its one query."""
+        loaded: dict[Related, dict] = {}
         if not rows:
             return loaded
-        # Values that declare the same Related (an object's status and its maintenance items) share one load.
-        by_related: dict[Related, dict] = {}
-        for name, value in self.values:
-            if value.related is None:
-                continue
-            if value.related in by_related:
-                loaded[name] = by_related[value.related]
-                continue
-            position = self._positions[_column_name(value.related.key)]
-            keys = list(dict.fromkeys(row[position] for row in rows if row[position] is not None))
-            groups: dict[Any, list] = {}
-            if keys:
-                for key, element in value.related.load(model, keys, self.context):
-                    groups.setdefault(key, []).append(element)
-            loaded[name] = by_related[value.related] = groups
+        for _name, value in self.values:
+            for related in value.relateds:
+                if related in loaded:
+                    continue
+                position = self._positions[_column_name(related.key)]
+                keys = list(dict.fromkeys(row[position] for row in rows if row[position] is not None))
+                groups: dict[Any, list] = {}
+                if keys:
+                    for key, element in related.load(model, keys, self.context):
+                        groups.setdefault(key, []).append(element)
+                loaded[related] = groups
         return loaded
 
     def _row_reader(self, name: str, value: Value) -> Callable[[tuple, dict], Any]:
         """A function of (row, loaded related elements) giving the value, made once per presenter."""
         positions, compute, context = self._positions, value.compute, self.context
-        if value.related is not None:
-            position = positions[_column_name(value.related.key)]
-            if not value.columns:
-                return lambda row, related: related[name].get(row[position], [])
-            getter = itemgetter(*(positions[_column_name(column)] for column in value.columns))
-            many = len(value.columns) > 1
-            if value.uses_context:
-                return lambda row, related: compute(
-                    context, related[name].get(row[position], []), *(getter(row) if many else (getter(row),))
-                )
-            return lambda row, related: compute(
-                related[name].get(row[position], []), *(getter(row) if many else (getter(row),))
-            )
+        if value.relateds:
+            sources = [(related, positions[_column_name(related.key)]) for related in value.relateds]
+            if not value.columns and len(sources) == 1:
+                ((related_, position),) = sources
+                return lambda row, loaded: loaded[related_].get(row[position], [])
+            indexes_ = [positions[_column_name(column)] for column in value.columns]
+
+            def read(row, loaded):
+                elements = [loaded[related_].get(row[position], []) for related_, position in sources]
+                columns_ = [row[index] for index in indexes_]
+                if value.uses_context:
+                    return compute(context, *elements, *columns_)
+                return compute(*elements, *columns_)
+
+            return read
         indexes = [positions[_column_name(column)] for column in value.columns]
         if len(indexes) == 1:
             (index,) = indexes

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import clock, jsonbody, tenancy
+from .database import prepared_statements
 from .declarations import Operation
 from .errors import ErrorCode
 from .exceptions import ApiError, FieldProblem
@@ -367,7 +368,8 @@ class ListEndpoint(Endpoint):
         limit, offset = params.get("limit", self.paging.default_limit), params.get("offset", 0)
         queryset = self.filter_queryset(self.get_queryset(), params).order_by(*self.get_ordering(params))
         # One row more than asked tells whether there is a next page, without counting.
-        items = presenter.page(queryset, offset=offset, limit=limit + 1)
+        with prepared_statements():
+            items = presenter.page(queryset, offset=offset, limit=limit + 1)
         has_more = len(items) > limit
         items = items[:limit]
         meta = {"count": len(items), "limit": limit, "offset": offset, "has_more": has_more}

@@ -15,7 +15,6 @@ from apicore.presenters import (
     REF,
     STRING,
     Block,
-    Expr,
     Field,
     Presenter,
     Related,
@@ -84,16 +83,22 @@ def _maintenance(_model, object_ids, _context):
     return selectors.maintenance_items_of(object_ids)
 
 
-# The status and the maintenance_items block read the same rows: one Related, so one query for both.
+def _active_remarks(_model, object_ids, _context):
+    return selectors.active_remarks_of(object_ids)
+
+
+# The status and the maintenance_items and active_remarks blocks read the same rows: one query each for all.
 MAINTENANCE = Related("id", load=_maintenance)
+ACTIVE_REMARKS = Related("id", load=_active_remarks)
 
 
-def _status(items, has_status, airborne_minutes, zone, remarks_category):
+def _status(items, remarks, has_status, airborne_minutes, zone):
     return object_status(
         has_status=has_status,
         airborne_minutes=airborne_minutes,
         items=[limits for _item_id, _name, limits, _status in items],
-        open_remarks_category=remarks_category,
+        # The remarks not closed are the active_remarks block's: one read for both.
+        open_remarks_category=max((remark["category_id"] for remark in remarks), default=0),
         today=clock.today_in(zone),
         statuses=[status for *_item, status in items],
     )
@@ -102,10 +107,6 @@ def _status(items, has_status, airborne_minutes, zone, remarks_category):
 # --- active remarks ------------------------------------------------------------------------------------------
 
 ACTIVE_REMARK = obj(id=INTEGER, created_date=DATE, created_by=PERSON, description=STRING, category_id=LEVEL)
-
-
-def _active_remarks(_model, object_ids, _context):
-    return selectors.active_remarks_of(object_ids)
 
 
 # --- maintenance items ---------------------------------------------------------------------------------------
@@ -193,6 +194,8 @@ def _time_summary(airborne_minutes, block_minutes, tach_hours, landings):
 
 
 class ObjectPresenter(Presenter):
+    # An organization has tens of objects, not thousands: one statement reads a page.
+    keys_first = False
     fields = {
         "id": Field(INTEGER, "id"),
         "registration": Field(STRING, "registration"),
@@ -209,11 +212,10 @@ class ObjectPresenter(Presenter):
             "has_status",
             "airborne_minutes",
             "organization__timezone",
-            Expr("open_remarks_category", selectors.open_remarks_category),
-            related=MAINTENANCE,
+            related=(MAINTENANCE, ACTIVE_REMARKS),
             compute=_status,
         ),
-        "active_remarks": Block(array(ACTIVE_REMARK), related=Related("id", load=_active_remarks)),
+        "active_remarks": Block(array(ACTIVE_REMARK), related=ACTIVE_REMARKS),
         "maintenance_items": Block(
             array(MAINTENANCE_ITEM),
             "airborne_minutes",

@@ -28,6 +28,7 @@ import argparse
 import datetime as dt
 import json
 import math
+import os
 import sys
 import time
 import zoneinfo
@@ -52,8 +53,9 @@ from users_list import first_difference
 
 PAGE = 500
 RESULTS_ROOT = Path(__file__).resolve().parents[1]
-OPS_DB = "flyclub_bench_ops"
-OPS_REDIS_URL = "redis://127.0.0.1:6379/7"
+# Overridable (loopback only), so that two runs at the same time do not drop each other's database.
+OPS_DB = os.environ.get("BENCH_OPS_DB", "flyclub_bench_ops")
+OPS_REDIS_URL = os.environ.get("BENCH_OPS_REDIS_URL", "redis://127.0.0.1:6379/7")
 OBJECT_BLOCKS = "status,active_remarks,maintenance_items,settings,time_summary"
 OFFSETS = (0, PAGE, 2 * PAGE, 3 * PAGE)
 CALLS_PER_TOKEN = 40

@@ -292,6 +292,13 @@ class Presenter:
                 ((related_, position),) = sources
                 return lambda row, loaded: loaded[related_].get(row[position], [])
             indexes_ = [positions[_column_name(column)] for column in value.columns]
+            if len(sources) == 1 and not value.uses_context:
+                # The common case (a person and their email addresses), without the general loop below.
+                ((related_, position),) = sources
+                getter = itemgetter(*indexes_)
+                if len(indexes_) == 1:
+                    return lambda row, loaded: compute(loaded[related_].get(row[position], ()), getter(row))
+                return lambda row, loaded: compute(loaded[related_].get(row[position], ()), *getter(row))
 
             def read(row, loaded):
                 elements = [loaded[related_].get(row[position], []) for related_, position in sources]

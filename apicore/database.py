@@ -4,7 +4,7 @@ from contextlib import contextmanager
 
 from django.db import connections
 from django.db.backends.signals import connection_created
-from django.db.models import CharField, Field, Func, IntegerField, Lookup, TextField
+from django.db.models import CharField, Field, ForeignKey, Func, IntegerField, Lookup, TextField
 from django.db.models.functions import Lower
 from django.db.models.lookups import In
 
@@ -65,6 +65,7 @@ def install() -> None:
     CharField.register_lookup(Like)
     TextField.register_lookup(Like)
     Field.register_lookup(InKeys)
+    ForeignKey.register_lookup(InKeys)
 
 
 # --- points in time written by the database --------------------------------------------------------------

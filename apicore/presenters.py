@@ -290,7 +290,9 @@ class Presenter:
             sources = [(related, positions[_column_name(related.key)]) for related in value.relateds]
             if not value.columns and len(sources) == 1:
                 ((related_, position),) = sources
-                return lambda row, loaded: loaded[related_].get(row[position], [])
+                if compute is _same:
+                    return lambda row, loaded: loaded[related_].get(row[position], [])
+                return lambda row, loaded: compute(loaded[related_].get(row[position], ()))
             indexes_ = [positions[_column_name(column)] for column in value.columns]
             if len(sources) == 1 and not value.uses_context:
                 # The common case (a person and their email addresses), without the general loop below.

@@ -8,7 +8,6 @@ zone and times).
 
 from decimal import Decimal
 
-from accounts.api.presenters import full_name, name_columns
 from apicore.presenters import (
     BOOLEAN,
     DATETIME,
@@ -27,7 +26,7 @@ from apicore.presenters import (
 )
 from objects_app.api.presenters import aircraft_text, category_ref
 
-from ..selectors import emails_of
+from ..selectors import people_of
 
 NULLABLE_TEXT = nullable(STRING)
 
@@ -41,43 +40,14 @@ OBJECT = obj(
 )
 
 
-def mobile_text(country_code: str | None, prefix: str | None, number: str | None) -> str | None:
-    """The mobile number as one text: "+46 701234567" (country code, a space, prefix and number); without a
-    country code only prefix and number; null without prefix and number."""
-    digits = f"{prefix or ''}{number or ''}".strip()
-    if not digits:
-        return None
-    return f"+{country_code} {digits}" if country_code else digits
+def _people(_model, user_ids, _context):
+    """(login id, {id, name, email, mobile}) of the page's bookers or students: one entry per person, however
+    many bookings they have on the page (two queries: the logins, their email addresses)."""
+    return people_of(user_ids)
 
 
-def _person_columns(path: str) -> tuple:
-    return (
-        f"{path}_id",
-        *name_columns(path),
-        f"{path}__email_visible",
-        f"{path}__mobile_country_code",
-        f"{path}__mobile_initial_number",
-        f"{path}__mobile_number",
-        f"{path}__mobile_visible",
-    )
-
-
-def _emails(_model, user_ids, _context):
-    return emails_of(user_ids)
-
-
-def _person(emails, id_, *columns):
-    """{id, name, email, mobile} of the booker or student; email and mobile null where the person hides them.
-    `emails`: the person's addresses, first first."""
-    if id_ is None:
-        return None
-    *name, email_visible, cc, prefix, number, mobile_visible = columns
-    return {
-        "id": id_,
-        "name": full_name(*name),
-        "email": emails[0] if emails and email_visible else None,
-        "mobile": mobile_text(cc, prefix, number) if mobile_visible else None,
-    }
+def _one(people):
+    return people[0] if people else None
 
 
 def _object(id_, registration, type_designator, category, organization_id, organization_name):
@@ -116,10 +86,8 @@ class BookingPresenter(Presenter):
             "object__organization__name",
             compute=_object,
         ),
-        "user": Field(PERSON, *_person_columns("user"), related=Related("user_id", load=_emails), compute=_person),
-        "student": Field(
-            nullable(PERSON), *_person_columns("student"), related=Related("student_id", load=_emails), compute=_person
-        ),
+        "user": Field(PERSON, related=Related("user_id", load=_people), compute=_one),
+        "student": Field(nullable(PERSON), related=Related("student_id", load=_people), compute=_one),
         "type": Field(STRING, "type"),
         "is_primary": Field(BOOLEAN, "is_primary"),
         "expected_airborne": Field(nullable(NUMBER), "expected_airborne", compute=_hours),

@@ -66,7 +66,7 @@ def _airport_columns(path: str) -> tuple[str, str]:
 
 def _crew_members(_model, member_ids, _context):
     """(member id, crew entry) of the page's crew members of one role; one query."""
-    rows = Member.objects.filter(pk__in=member_ids).values_list(
+    rows = Member.objects.filter(pk__in_keys=member_ids).values_list(
         "pk",
         "user_id",
         *name_columns("user"),

@@ -47,7 +47,7 @@ def open_remarks_category():
 
 def maintenance_rows(object_ids: Iterable[int]):
     """The objects' maintenance items by due date (nulls last), name (any case), id; one query."""
-    return MaintenanceItem.objects.filter(object_id__in=list(object_ids)).order_by(
+    return MaintenanceItem.objects.filter(object_id__in_keys=list(object_ids)).order_by(
         "object_id", F("due_date").asc(nulls_last=True), Lower("name"), "id"
     )
 
@@ -79,7 +79,7 @@ def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:
     """(object id, remark) of the objects' remarks that are not closed, newest first; one query.
     `created_date` is the local date in the object's organization's zone."""
     rows = (
-        Remark.objects.filter(object_id__in=list(object_ids))
+        Remark.objects.filter(object_id__in_keys=list(object_ids))
         .exclude(state=RemarkState.CLOSED)
         .order_by("object_id", "-created_at", "-id")
         .values_list(

@@ -12,6 +12,7 @@ from django.db.models.functions import Coalesce, Lower
 
 from accounts.models.user import full_name_of
 from apicore import clock
+from apicore.database import UtcText
 
 from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
 from .status import Limits, item_status
@@ -82,10 +83,12 @@ def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:
         Remark.objects.filter(object_id__in_keys=list(object_ids))
         .exclude(state=RemarkState.CLOSED)
         .order_by("object_id", "-created_at", "-id")
+        # The time as text (no datetime parsed by the driver): its local date is made from it below.
+        .annotate(created_text=UtcText("created_at"))
         .values_list(
             "object_id",
             "id",
-            "created_at",
+            "created_text",
             "object__organization__timezone",
             "description",
             "category",
@@ -97,7 +100,7 @@ def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:
             object_id,
             {
                 "id": remark_id,
-                "created_date": created_at.astimezone(clock.zone(zone)).date().isoformat(),
+                "created_date": dt.datetime.fromisoformat(created_at).astimezone(clock.zone(zone)).date().isoformat(),
                 "created_by": person_ref(*person),
                 "description": description,
                 "category_id": category,

@@ -42,12 +42,16 @@ def hours_number(hours: Decimal) -> float:
 
 
 def minutes_as_hours(minutes: int | Decimal) -> float:
+    if type(minutes) is int:
+        # Whole minutes are k/60 hours: their hundredths are never exactly half (5k/3 is whole or a third), so
+        # float rounding gives what ROUND_HALF_UP gives, without Decimal (a page of objects does this 500 times).
+        return round(minutes / 60, 2)
     return hours_number(Decimal(minutes) / MINUTES_PER_HOUR)
 
 
 def format_minutes(minutes: int | Decimal) -> str:
     """`H:MM` of a number of minutes (rounded to whole minutes); `-1:30` for minus 90 minutes."""
-    whole = int(Decimal(minutes).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    whole = minutes if type(minutes) is int else int(Decimal(minutes).quantize(Decimal(1), rounding=ROUND_HALF_UP))
     sign = "-" if whole < 0 else ""
     hours, rest = divmod(abs(whole), 60)
     return f"{sign}{hours}:{rest:02d}"

@@ -33,7 +33,6 @@ from ..models import Category, RemarkAction, RemarkState
 from ..status import (
     format_hours,
     format_minutes,
-    hours_number,
     minutes_as_hours,
     object_status,
     remaining_days,
@@ -126,7 +125,8 @@ MAINTENANCE_ITEM = obj(
 
 
 def _number(value):
-    return None if value is None else hours_number(value)
+    # A column of two decimals: its float is the number the API writes.
+    return None if value is None else float(value)
 
 
 def _maintenance_items(elements, airborne_minutes, zone):
@@ -142,7 +142,7 @@ def _maintenance_items(elements, airborne_minutes, zone):
                 "due_airborne": _number(limits.due_airborne),
                 "hard_airborne": _number(limits.hard_airborne),
                 "warning_days": limits.warning_days,
-                "warning_hours": hours_number(limits.warning_hours),
+                "warning_hours": float(limits.warning_hours),
                 "remaining_days": remaining_days(limits.due_date, today),
                 "remaining_hours": None if left is None else minutes_as_hours(left),
                 "status_id": status,
@@ -186,7 +186,7 @@ def _time_summary(airborne_minutes, block_minutes, tach_hours, landings):
             "airborne_formatted": format_minutes(airborne_minutes),
             "block": minutes_as_hours(block_minutes),
             "block_formatted": format_minutes(block_minutes),
-            "tach": hours_number(tach_hours),
+            "tach": float(tach_hours),
             "tach_formatted": format_hours(tach_hours),
             "landings": landings,
         }

@@ -15,7 +15,7 @@ from apicore import clock
 from apicore.database import UtcText
 
 from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
-from .status import Limits, item_status
+from .status import Limits
 
 # The columns of a person reference {id, name} read from the login at `path`.
 PERSON_COLUMNS = ("id", "name", "first_name", "last_name_particle", "last_name", "username")
@@ -53,27 +53,15 @@ def maintenance_rows(object_ids: Iterable[int]):
     )
 
 
-def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, tuple[int, str, Limits, int]]]:
-    """(object id, (item id, name, Limits, status)) of each maintenance item of the objects; one query. The
-    status is the item's on today in its object's organization's zone, computed once here for the object's
-    status and the maintenance_items block alike."""
+def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, list]]:
+    """(object id, [item id, name, Limits, None]) of each maintenance item of the objects; one query. The last
+    place is for the item's status, which needs its object's totals and today (objects_app.api.presenters
+    fills it once for the status and maintenance_items blocks alike)."""
     rows = maintenance_rows(object_ids).values_list(
-        "object_id",
-        "object__airborne_minutes",
-        "object__organization__timezone",
-        "id",
-        "name",
-        "due_date",
-        "due_airborne",
-        "hard_airborne",
-        "warning_days",
-        "warning_hours",
+        "object_id", "id", "name", "due_date", "due_airborne", "hard_airborne", "warning_days", "warning_hours"
     )
-    todays: dict[str, dt.date] = {}
-    for object_id, airborne_minutes, zone, item_id, name, *values in rows:
-        today = todays.get(zone) or todays.setdefault(zone, clock.today_in(zone))
-        limits = Limits(*values)
-        yield object_id, (item_id, name, limits, item_status(limits, airborne_minutes=airborne_minutes, today=today))
+    for object_id, item_id, name, *values in rows:
+        yield object_id, [item_id, name, Limits(*values), None]
 
 
 def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:

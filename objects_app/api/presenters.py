@@ -33,6 +33,7 @@ from ..models import Category, RemarkAction, RemarkState
 from ..status import (
     format_hours,
     format_minutes,
+    item_status,
     minutes_as_hours,
     object_status,
     remaining_days,
@@ -91,15 +92,25 @@ MAINTENANCE = Related("id", load=_maintenance)
 ACTIVE_REMARKS = Related("id", load=_active_remarks)
 
 
+def _item_statuses(items: list[list], airborne_minutes: int, today) -> list[int]:
+    """Each item's status, computed once per item (into its last place) for the status and the
+    maintenance_items block alike."""
+    for item in items:
+        if item[3] is None:
+            item[3] = item_status(item[2], airborne_minutes=airborne_minutes, today=today)
+    return [item[3] for item in items]
+
+
 def _status(items, remarks, has_status, airborne_minutes, zone):
+    today = clock.today_in(zone)
     return object_status(
         has_status=has_status,
         airborne_minutes=airborne_minutes,
-        items=[limits for _item_id, _name, limits, _status in items],
+        items=[item[2] for item in items],
         # The remarks not closed are the active_remarks block's: one read for both.
         open_remarks_category=max((remark["category_id"] for remark in remarks), default=0),
-        today=clock.today_in(zone),
-        statuses=[status for *_item, status in items],
+        today=today,
+        statuses=_item_statuses(items, airborne_minutes, today) if has_status else None,
     )
 
 
@@ -131,6 +142,7 @@ def _number(value):
 
 def _maintenance_items(elements, airborne_minutes, zone):
     today = clock.today_in(zone)
+    _item_statuses(elements, airborne_minutes, today)
     items = []
     for item_id, name, limits, status in elements:
         left = remaining_minutes(limits.due_airborne, airborne_minutes)

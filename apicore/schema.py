@@ -23,6 +23,7 @@ INVALID = ErrorCode.INVALID_FIELD.code
 UNKNOWN = ErrorCode.UNKNOWN_NAME.code
 INVALID_DATE = ErrorCode.INVALID_DATE.code
 DATE_FORM = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+DIGITS = re.compile(r"^[0-9]+$")
 MISSING = object()
 # No number in our data is wider than a 64-bit column; a wider one must not reach the database.
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -108,13 +109,12 @@ class Text(Field):
         schema: dict = {"type": "string", "minLength": 1}  # "" means "no value", refused unless emptiable
         if self.max_length is not None:
             schema["maxLength"] = self.max_length
-        if self.pattern is not None:
+        if self.digits:
+            schema["pattern"] = DIGITS.pattern  # ASCII digits, as an account number is written
+        elif self.pattern is not None:
             schema["pattern"] = self.pattern  # each subclass's pattern leaves NUL out too
         else:
             schema["pattern"] = NO_NUL
-        if self.digits:
-            # str.isdigit: any script's decimal digits, so no narrower pattern than "no NUL".
-            schema["description"] = "digits only"
         if self.format is not None:
             schema["format"] = self.format
         return schema
@@ -126,8 +126,8 @@ class Text(Field):
             raise Invalid("must not contain NUL or a lone surrogate (\\u0000, \\ud800-\\udfff)")
         if self.max_length is not None and len(value) > self.max_length:
             raise Invalid(f"must be at most {self.max_length} characters")
-        if self.digits and not value.isdigit():
-            raise Invalid("must contain digits only")
+        if self.digits and not (value.isascii() and value.isdigit()):
+            raise Invalid("must contain digits only (0-9)")
         return value
 
 

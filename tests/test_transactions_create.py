@@ -549,3 +549,25 @@ def test_concurrent_duplicates_make_one_transaction(org, member):
 
     assert sorted(results, key=str) == [10130, "created"]
     assert Transaction.objects.count() == 1
+
+
+@pytest.mark.parametrize("number", ["\uff11\uff15\uff11\uff10", "15\u00b90", "\u00b3", "1510\n", "15 10"])
+def test_an_account_number_is_ascii_digits_as_the_document_states(api, member, chart, number):
+    """`str.isdigit` takes full-width, superscript and other scripts' digits; an account number is 0-9."""
+    problem = refused(api, body(member, accounting=accounting(debit_account=number)), 400, 10006)
+
+    assert problem_fields(problem) == {"accounting.debit_account": 10006}
+    document = api.client.get("/main/v5/openapi.json", secure=True).json()
+    assert [found["pattern"] for found in properties_named(document, "debit_account")] == ["^[0-9]+$"]
+
+
+def properties_named(node, name: str) -> list[dict]:
+    """Every schema of a property called `name` anywhere in the document."""
+    if isinstance(node, list):
+        return [found for child in node for found in properties_named(child, name)]
+    if not isinstance(node, dict):
+        return []
+    found = (
+        [node["properties"][name]] if isinstance(node.get("properties"), dict) and name in node["properties"] else []
+    )
+    return found + [inner for child in node.values() for inner in properties_named(child, name)]

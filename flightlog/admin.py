@@ -29,33 +29,12 @@ from objects_app.models import BookableObject, ObjectShare, Remark
 
 from .clock_times import ClockTimeError, LocalFlightTimes, local_clock_times, utc_times
 from .models import Airport, FlightApproval, FlightLogEntry, FlightType
-from .services import flight_create, flight_delete, flight_update
+from .services import CREW, FLIGHT_FIELDS, flight_create, flight_delete, flight_update
 
 # The entry form's clock time fields and the columns they become.
 CLOCK_FIELDS = {"blockoff": "blockoff_at", "takeoff": "takeoff_at", "landing": "landing_at", "blockon": "blockon_at"}
-EDITABLE = [
-    "object",
-    "date",
-    "flight_type",
-    "departure_airport",
-    "arrival_airport",
-    "departure_tachometer",
-    "arrival_tachometer",
-    "departure_hobbs",
-    "arrival_hobbs",
-    "via_route",
-    "pilot",
-    "instructor",
-    "scout",
-    "is_solo_instruction",
-    "uplift_fuel",
-    "uplift_oil",
-    "number_of_flights",
-    "daily_check",
-    "comment",
-    "remark",
-]
-CREW = ("pilot", "instructor", "scout")
+# The form's fields: the object and what a flight is logged with, its clock times as local times (above).
+EDITABLE = ["object", *(name for name in FLIGHT_FIELDS if name not in CLOCK_FIELDS.values())]
 CLOCK_HELP = _("Local time at the object's organization. A time earlier than the one before it is on the next day.")
 
 

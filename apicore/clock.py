@@ -25,10 +25,10 @@ def today_in(timezone_name: str) -> dt.date:
     return now().astimezone(zone(timezone_name)).date()
 
 
-def local_day_bounds(day: dt.date, timezone_name: str) -> tuple[dt.datetime, dt.datetime]:
-    """The UTC points in time where a local date begins and where the next one begins (23 or 25 hours apart
-    on the days the clocks change)."""
-    tz = zone(timezone_name)
-    start = dt.datetime.combine(day, dt.time(), tzinfo=tz)
-    end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=tz)
-    return start.astimezone(dt.UTC), end.astimezone(dt.UTC)
+def local_midnight(day: dt.date, timezone_name: str) -> dt.datetime | None:
+    """The UTC point in time where the local `day` begins in an IANA zone; None where a datetime cannot hold
+    it (the year 1 east of Greenwich), so that date filters at the extreme dates answer instead of failing."""
+    try:
+        return dt.datetime.combine(day, dt.time(), tzinfo=zone(timezone_name)).astimezone(dt.UTC)
+    except OverflowError:
+        return None

@@ -128,7 +128,6 @@ class Value:
         self.compute = compute or _same
         self.uses_context = uses_context
         self.relateds: tuple[Related, ...] = relateds
-        self.related = relateds[0] if relateds else None
 
 
 class Field(Value):

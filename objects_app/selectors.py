@@ -118,25 +118,16 @@ def visible_zones(organization) -> list[str]:
     return sorted(zones)
 
 
-def local_midnight(day: dt.date, zone: str) -> dt.datetime | None:
-    """The UTC point in time where the local `day` begins; None outside what a datetime holds (the year 1 east
-    of Greenwich, the day after 9999-12-31)."""
-    try:
-        return dt.datetime.combine(day, dt.time(), tzinfo=clock.zone(zone)).astimezone(dt.UTC)
-    except OverflowError:
-        return None
-
-
 def created_local_condition(organization, day: dt.date, *, on_or_after: bool) -> Q:
     """Remarks whose `created_at`, as a local date in their object's organization's zone, is on or after
     (or on or before) `day`: one condition per zone the organization's visible objects are in."""
     condition = Q(pk__in=[])
     for zone in visible_zones(organization):
         if on_or_after:
-            start = local_midnight(day, zone)
+            start = clock.local_midnight(day, zone)
             bound = Q() if start is None else Q(created_at__gte=start)
         else:
-            end = None if day == dt.date.max else local_midnight(day + dt.timedelta(days=1), zone)
+            end = None if day == dt.date.max else clock.local_midnight(day + dt.timedelta(days=1), zone)
             bound = Q() if end is None else Q(created_at__lt=end)
         condition |= Q(object__organization__timezone=zone) & bound
     return condition

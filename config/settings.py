@@ -217,9 +217,18 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE = {
     "oauth-tokens-clear-expired": {"task": "accounts.oauth_tokens_clear_expired", "schedule": 3600.0},
+    "webhooks-deliveries-sweep": {"task": "webhooks.deliveries_sweep", "schedule": 15.0},
+    "webhooks-paused-ping": {"task": "webhooks.paused_webhooks_ping", "schedule": 3600.0},
+    "webhooks-delivery-log-purge": {"task": "webhooks.delivery_log_purge", "schedule": 24 * 3600.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_IGNORE_RESULT = True
+
+# Webhooks (DECISIONS.md, Webhooks). Plain http to loopback addresses only where this is set (tests, `make
+# run`); the secrets' encryption keys (Fernet, comma-separated, the first encrypts), else derived from
+# SECRET_KEY (webhooks.secrets).
+WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", False)
+WEBHOOK_SECRETS_KEYS = [key for key in os.environ.get("WEBHOOK_SECRETS_KEYS", "").split(",") if key]
 
 # Request size (DECISIONS.md, hostile input): a body over 1 MiB is refused (API: 413 10004, see
 # apicore.middleware.ApiRequestLimitsMiddleware); Django's default count of form and query fields stays.

@@ -10,3 +10,4 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 CELERY_TASK_ALWAYS_EAGER = True
 REQUIRE_HTTPS = True
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "")
+WEBHOOK_ALLOW_LOOPBACK = True

@@ -1,0 +1,385 @@
+"""Webhooks: record events (the outbox), try deliveries, retry, pause, ping and resume (DECISIONS.md, Webhooks).
+
+`event_record` is called by the services of bookings, the flight log and remarks inside their transaction:
+the deliveries are rows of that transaction, so a rolled-back change sends nothing, and they are handed to
+Celery only once it commits. A try is claimed with a conditional UPDATE (one worker per try, whatever the
+broker delivers twice); the next try's time lives in `Delivery.due_at`, and the sweep (Celery beat) hands
+over whatever is due that no worker is handling: a lost broker message or a killed worker delays an event,
+never drops it.
+"""
+
+import datetime as dt
+import logging
+import secrets as random
+
+import orjson
+from django.db import transaction
+from django.db.models import F, Q
+
+from apicore import clock
+from apicore.presenters import utc_iso
+
+from . import secrets, signing, transport
+from .addresses import url_check
+from .models import Delivery, DeliveryState, Try, Webhook, WebhookState
+
+logger = logging.getLogger(__name__)
+
+# Tries 1 to 8, counted from the occurrence (DECISIONS.md: about 0, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 22 h).
+SCHEDULE = (
+    dt.timedelta(0),
+    dt.timedelta(minutes=1),
+    dt.timedelta(minutes=5),
+    dt.timedelta(minutes=30),
+    dt.timedelta(hours=2),
+    dt.timedelta(hours=6),
+    dt.timedelta(hours=12),
+    dt.timedelta(hours=22),
+)
+LAST_TRY_AFTER = SCHEDULE[-1]
+# A claim outlives the 10-second timeout with room to record the try; a worker that dies mid-try leaves a
+# claim that lapses after this, and the sweep hands the delivery over again.
+CLAIM = dt.timedelta(seconds=60)
+# A try later than its time by less than this is not the sweep's: the task queued on commit has it.
+SWEEP_GRACE = dt.timedelta(seconds=10)
+PAUSE_AFTER = dt.timedelta(hours=72)
+PING_EVERY = dt.timedelta(hours=24)
+HELD_RESENT_WITHIN = dt.timedelta(hours=22)
+LOG_KEPT = dt.timedelta(days=30)
+SCHEMA_VERSION = 1
+PING = "webhook.ping"
+
+
+# --- set-up -----------------------------------------------------------------------------------------------
+
+
+def new_token() -> str:
+    return random.token_urlsafe(32)
+
+
+def new_signing_key() -> str:
+    return random.token_hex(32)
+
+
+@transaction.atomic
+def webhook_create(
+    *,
+    organization,
+    url: str,
+    subscribes_bookings: bool = True,
+    subscribes_flightlog: bool = True,
+    subscribes_remarks: bool = True,
+    state: str = WebhookState.ACTIVE,
+) -> tuple[Webhook, str, str]:
+    """Set up a webhook; returns it with its token and signing key, which are shown once and then exist only
+    encrypted. The address is checked (webhooks.addresses.url_check raises AddressRefused)."""
+    url_check(url)
+    token, signing_key = new_token(), new_signing_key()
+    webhook = Webhook.objects.create(
+        organization=organization,
+        url=url,
+        subscribes_bookings=subscribes_bookings,
+        subscribes_flightlog=subscribes_flightlog,
+        subscribes_remarks=subscribes_remarks,
+        state=state,
+        paused_at=clock.now() if state == WebhookState.PAUSED else None,
+        token_encrypted=secrets.encrypt(token),
+        signing_key_encrypted=secrets.encrypt(signing_key),
+        created_at=clock.now(),
+    )
+    return webhook, token, signing_key
+
+
+@transaction.atomic
+def webhook_secrets_renew(*, webhook: Webhook) -> tuple[str, str]:
+    """New token and signing key (the old ones stop working at once); shown once like the first ones."""
+    token, signing_key = new_token(), new_signing_key()
+    Webhook.objects.filter(pk=webhook.pk).update(
+        token_encrypted=secrets.encrypt(token), signing_key_encrypted=secrets.encrypt(signing_key)
+    )
+    return token, signing_key
+
+
+def webhook_credentials(webhook: Webhook) -> tuple[str, str]:
+    return secrets.decrypt(webhook.token_encrypted), secrets.decrypt(webhook.signing_key_encrypted)
+
+
+# --- events (the outbox) ------------------------------------------------------------------------------------
+
+
+def event_body(*, organization_id: int, event_type: str, event_id: str, occurred_at: dt.datetime, data: dict) -> bytes:
+    """Version 1 of the body: exactly document 3's fields, in its order."""
+    return orjson.dumps(
+        {
+            "organization": {"id": organization_id},
+            "event_type": event_type,
+            "data": data,
+            "id": event_id,
+            "occurred_at": utc_iso(occurred_at),
+            "schema_version": SCHEMA_VERSION,
+        }
+    )
+
+
+def _new_delivery(*, webhook: Webhook, event_type: str, data: dict, now: dt.datetime, **fields) -> Delivery:
+    event_id = signing.new_event_id()
+    held = webhook.state == WebhookState.PAUSED and event_type != PING
+    return Delivery(
+        webhook=webhook,
+        event_id=event_id,
+        event_type=event_type,
+        entity_id=data.get("id"),
+        object_id=data.get("object_id"),
+        body=event_body(
+            organization_id=webhook.organization_id,
+            event_type=event_type,
+            event_id=event_id,
+            occurred_at=now,
+            data=data,
+        ),
+        occurred_at=now,
+        series_from=now,
+        state=DeliveryState.HELD if held else DeliveryState.PENDING,
+        due_at=None if held else now,
+        **fields,
+    )
+
+
+def _send_on_commit(deliveries: list[Delivery]) -> None:
+    ids = [delivery.pk for delivery in deliveries if delivery.state == DeliveryState.PENDING]
+    if ids:
+        transaction.on_commit(lambda: deliveries_enqueue(ids))
+
+
+def deliveries_enqueue(ids: list[int]) -> None:
+    """Hand deliveries to Celery. A broker that refuses is only a delay: the sweep finds them."""
+    from .tasks import delivery_try_task
+
+    for delivery_id in ids:
+        try:
+            delivery_try_task.delay(delivery_id)
+        except Exception:  # whatever the broker raises, the row in the database stays due
+            logger.warning("webhook delivery %s not queued; the sweep will hand it over", delivery_id, exc_info=True)
+            return
+
+
+def event_record(*, event_type: str, object, entity_id: int, change: str | None = None) -> list[Delivery]:
+    """Record an event on `object` (its booking, flight or remark `entity_id`) for every webhook that
+    subscribes to it: the object's organization's and each organization's that the object is shared with,
+    each body naming the receiving organization. Call it inside the change's transaction."""
+    from objects_app.models import ObjectShare
+
+    data = {"id": entity_id}
+    if change is not None:
+        data["change"] = change
+    data["object_id"] = object.pk
+    sharing = ObjectShare.objects.filter(object_id=object.pk).values("organization_id")
+    webhooks = [
+        webhook
+        for webhook in Webhook.objects.filter(
+            Q(organization_id=object.organization_id) | Q(organization_id__in=sharing)
+        ).only("id", "organization_id", "state", "subscribes_bookings", "subscribes_flightlog", "subscribes_remarks")
+        if webhook.subscribes_to(event_type)
+    ]
+    if not webhooks:
+        return []
+    now = clock.now()
+    deliveries = Delivery.objects.bulk_create(
+        [_new_delivery(webhook=webhook, event_type=event_type, data=data, now=now) for webhook in webhooks]
+    )
+    _send_on_commit(deliveries)
+    return deliveries
+
+
+# --- tries ------------------------------------------------------------------------------------------------
+
+
+def _next_due(delivery: Delivery, *, attempts: int, now: dt.datetime) -> dt.datetime | None:
+    """When try number `attempts + 1` is due, or None when the series is over (8 tries, or past 22 h)."""
+    if attempts >= delivery.final_attempt or attempts >= len(SCHEDULE):
+        return None
+    due = max(delivery.series_from + SCHEDULE[attempts], now)
+    if due > delivery.series_from + LAST_TRY_AFTER:
+        return None
+    return due
+
+
+def delivery_claim(*, delivery_id: int, now: dt.datetime) -> Delivery | None:
+    """Take the delivery's next try if it is due and no live claim holds it; None when another worker has it
+    or it is not due. The claim counts the attempt, so a try cut short by a dead worker is not repeated
+    under the same number."""
+    claimed = Delivery.objects.filter(
+        Q(state=DeliveryState.PENDING) | Q(state=DeliveryState.SENDING),
+        pk=delivery_id,
+        due_at__lte=now,
+        attempts__lt=F("final_attempt"),
+    ).update(state=DeliveryState.SENDING, attempts=F("attempts") + 1, due_at=now + CLAIM)
+    if not claimed:
+        return None
+    return Delivery.objects.select_related("webhook").get(pk=delivery_id)
+
+
+def delivery_try(*, delivery_id: int) -> transport.Outcome | None:
+    """One try of a delivery, if it can be claimed: sign, POST, log, and schedule the next or finish."""
+    delivery = delivery_claim(delivery_id=delivery_id, now=clock.now())
+    if delivery is None:
+        return None
+    webhook = delivery.webhook
+    token, signing_key = webhook_credentials(webhook)
+    body = bytes(delivery.body)
+    sent_at = clock.now()
+    request_id = random.token_hex(16)
+    headers = signing.request_headers(
+        token=token,
+        signing_key=signing_key,
+        event_id=delivery.event_id,
+        attempt=delivery.attempts,
+        timestamp=int(sent_at.timestamp()),
+        body=body,
+        request_id=request_id,
+    )
+    outcome = transport.post(webhook.url, body=body, headers=headers)
+    _try_record(delivery=delivery, outcome=outcome, sent_at=sent_at, request_id=request_id)
+    return outcome
+
+
+@transaction.atomic
+def _try_record(*, delivery: Delivery, outcome: transport.Outcome, sent_at: dt.datetime, request_id: str) -> None:
+    now = clock.now()
+    Try.objects.create(
+        delivery_id=delivery.pk,
+        attempt=delivery.attempts,
+        request_id=request_id,
+        sent_at=sent_at,
+        status_code=outcome.status_code,
+        duration_ms=outcome.duration_ms,
+        reply=outcome.reply,
+        error=outcome.error,
+    )
+    # Only the claim's holder records: a worker whose claim lapsed and was taken over changes nothing.
+    ours = Delivery.objects.filter(pk=delivery.pk, state=DeliveryState.SENDING, attempts=delivery.attempts)
+    webhooks = Webhook.objects.filter(pk=delivery.webhook_id)
+    if outcome.succeeded:
+        ours.update(state=DeliveryState.DELIVERED, due_at=None, finished_at=now, last_status_code=outcome.status_code)
+        webhooks.filter(failing_since__isnull=False).update(failing_since=None)
+        if delivery.event_type == PING and delivery.webhook.state == WebhookState.PAUSED:
+            webhook_resume(webhook=delivery.webhook)
+        return
+    webhook_state = Webhook.objects.values_list("state", flat=True).get(pk=delivery.webhook_id)
+    due = _next_due(delivery, attempts=delivery.attempts, now=now)
+    if due is None:
+        ours.update(state=DeliveryState.FAILED, due_at=None, finished_at=now, last_status_code=outcome.status_code)
+    elif webhook_state == WebhookState.PAUSED and delivery.event_type != PING:
+        ours.update(state=DeliveryState.HELD, due_at=None, last_status_code=outcome.status_code)
+    else:
+        ours.update(state=DeliveryState.PENDING, due_at=due, last_status_code=outcome.status_code)
+    webhooks.filter(failing_since__isnull=True).update(failing_since=sent_at)
+    if delivery.event_type != PING:
+        to_pause = webhooks.filter(state=WebhookState.ACTIVE, failing_since__lte=now - PAUSE_AFTER)
+        if to_pause.update(state=WebhookState.PAUSED, paused_at=now):
+            _hold_pending(delivery.webhook_id)
+
+
+def _hold_pending(webhook_id: int) -> None:
+    Delivery.objects.filter(webhook_id=webhook_id, state=DeliveryState.PENDING).exclude(event_type=PING).update(
+        state=DeliveryState.HELD, due_at=None
+    )
+
+
+# --- the sweep and the daily jobs -----------------------------------------------------------------------------
+
+
+def deliveries_due(*, now: dt.datetime, limit: int = 5000) -> list[int]:
+    """Deliveries whose try is due and that no live claim holds (a claim of a dead worker lapses); a series
+    whose last try died with its worker is over."""
+    Delivery.objects.filter(state=DeliveryState.SENDING, due_at__lte=now, attempts__gte=F("final_attempt")).update(
+        state=DeliveryState.FAILED, due_at=None, finished_at=now
+    )
+    return list(
+        Delivery.objects.filter(state__in=[DeliveryState.PENDING, DeliveryState.SENDING], due_at__lte=now - SWEEP_GRACE)
+        .order_by("due_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def deliveries_sweep() -> int:
+    ids = deliveries_due(now=clock.now())
+    deliveries_enqueue(ids)
+    return len(ids)
+
+
+@transaction.atomic
+def webhook_ping(*, webhook: Webhook) -> Delivery:
+    """Record a `webhook.ping` (one try; sent on commit, also while the webhook is paused)."""
+    now = clock.now()
+    delivery = _new_delivery(webhook=webhook, event_type=PING, data={}, now=now, final_attempt=1)
+    delivery.save()
+    Webhook.objects.filter(pk=webhook.pk).update(last_ping_at=now)
+    _send_on_commit([delivery])
+    return delivery
+
+
+def paused_webhooks_ping() -> int:
+    """The daily ping of every paused webhook (run hourly; each webhook at most once in 24 hours)."""
+    now = clock.now()
+    due = Webhook.objects.filter(state=WebhookState.PAUSED).filter(
+        Q(last_ping_at__isnull=True) | Q(last_ping_at__lte=now - PING_EVERY)
+    )
+    count = 0
+    for webhook in due:
+        webhook_ping(webhook=webhook)
+        count += 1
+    return count
+
+
+@transaction.atomic
+def webhook_pause(*, webhook: Webhook) -> None:
+    """Pause (support): new events are held, waiting tries stop; a daily ping checks the address."""
+    now = clock.now()
+    if Webhook.objects.filter(pk=webhook.pk, state=WebhookState.ACTIVE).update(
+        state=WebhookState.PAUSED, paused_at=now
+    ):
+        _hold_pending(webhook.pk)
+
+
+@transaction.atomic
+def webhook_resume(*, webhook: Webhook) -> int:
+    """Resume (support, or a ping answered 2xx): held events younger than 22 hours are sent, in the tries
+    left of their series; older ones stay held for support to redeliver. Returns how many are sent."""
+    now = clock.now()
+    Webhook.objects.filter(pk=webhook.pk).update(state=WebhookState.ACTIVE, paused_at=None, failing_since=None)
+    held = list(
+        Delivery.objects.select_for_update().filter(
+            webhook_id=webhook.pk, state=DeliveryState.HELD, occurred_at__gt=now - HELD_RESENT_WITHIN
+        )
+    )
+    resent = []
+    for delivery in held:
+        due = _next_due(delivery, attempts=delivery.attempts, now=now)
+        if due is not None:
+            delivery.state, delivery.due_at = DeliveryState.PENDING, due
+            resent.append(delivery)
+    Delivery.objects.bulk_update(resent, ["state", "due_at"])
+    _send_on_commit([delivery for delivery in resent if delivery.due_at <= now])
+    return len(resent)
+
+
+@transaction.atomic
+def delivery_redeliver(*, delivery: Delivery) -> Delivery:
+    """Send an event again (support): a new series of tries from now, under the same event id, so a receiver
+    that has it already drops it. A delivery that is still being tried is left as it is."""
+    now = clock.now()
+    Delivery.objects.filter(
+        pk=delivery.pk, state__in=[DeliveryState.DELIVERED, DeliveryState.FAILED, DeliveryState.HELD]
+    ).update(state=DeliveryState.PENDING, attempts=0, series_from=now, due_at=now, finished_at=None)
+    delivery.refresh_from_db()
+    _send_on_commit([delivery])
+    return delivery
+
+
+def delivery_log_purge() -> int:
+    """The delivery log keeps 30 days: older tries go, and deliveries that ended more than 30 days ago."""
+    cutoff = clock.now() - LOG_KEPT
+    tries, _ = Try.objects.filter(sent_at__lt=cutoff).delete()
+    Delivery.objects.filter(state=DeliveryState.DELIVERED, finished_at__lt=cutoff).delete()
+    return tries

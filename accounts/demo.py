@@ -6,6 +6,8 @@
   by Bergen Flyklubb that are members here too.
 - Bergen Flyklubb: the second organization, whose logins (`2-...`) are also members in Västerås.
 - Kiruna Flygklubb: a trial organization (no flight log) with 4 active members and one inactive.
+- Västerås has one webhook, subscribed to everything, at DEMO_WEBHOOK_URL (default: where `make run` starts
+  `manage.py webhook_listen`); `"webhooks"` in the JSON is null where that address is refused.
 
 Fixed data only: names and numbers are written out here, and the few values that vary between members come
 from random.Random with a fixed seed. Expiry dates and transaction dates are counted from the club's today,
@@ -16,6 +18,7 @@ stay stable.
 
 import datetime as dt
 import hashlib
+import os
 import random
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -25,6 +28,10 @@ from django.core.files.base import ContentFile
 
 from apicore import clock
 from economy.models import Transaction
+from webhooks import secrets as webhook_secrets
+from webhooks.addresses import AddressRefused
+from webhooks.models import Webhook
+from webhooks.services import webhook_create
 
 from .demo_operations import build_demo_operations
 from .expiry import NEVER_EXPIRES
@@ -49,6 +56,8 @@ SCAN_PNG = bytes.fromhex(
     "f01f0005000201a5f1f1b00000000049454e44ae426082"
 )
 SCAN_DIR = "expiry-dates/demo"
+# Where `make run` starts `manage.py webhook_listen` (bin/run-demo reads the address back from the JSON).
+DEMO_WEBHOOK_URL = "http://127.0.0.1:8766/webhook"
 
 
 def _demo_secret(label: str) -> str:
@@ -692,6 +701,8 @@ def build_world() -> dict:
 
     trial, trial_admin = _trial_club(admin_hash, member_hash)
     tokens["trial_full"] = _token(trial, trial_admin, "full", 300001, all_rights)
+    # Last, so that building the world records no events for it.
+    webhook = _webhook(club)
 
     return {
         "base_url": "/main/v5",
@@ -712,7 +723,26 @@ def build_world() -> dict:
             "admin": {"username": trial_admin.username, "password": ADMIN_PASSWORD},
         },
         "operations": operations,
+        "webhooks": webhook,
     }
+
+
+def _webhook(club: Organization) -> dict | None:
+    """The club's webhook, subscribed to everything, at DEMO_WEBHOOK_URL; None where the address is refused
+    (plain http on loopback needs WEBHOOK_ALLOW_LOOPBACK, which `make run` sets and the bench does not)."""
+    url = os.environ.get("DEMO_WEBHOOK_URL") or DEMO_WEBHOOK_URL
+    try:
+        webhook, _token, _key = webhook_create(organization=club, url=url)
+    except AddressRefused:
+        return None
+    # Fixed secrets, like the API tokens', so that a receiver set up against the demo keeps working after
+    # `make run` again (webhook_create draws new ones and takes none; the encryption stays its module's).
+    token = _demo_secret(f"{club.pk}-webhook-token")
+    signing_key = hashlib.sha256(f"flyclub-demo-{club.pk}-webhook-signing-key".encode()).hexdigest()
+    Webhook.objects.filter(pk=webhook.pk).update(
+        token_encrypted=webhook_secrets.encrypt(token), signing_key_encrypted=webhook_secrets.encrypt(signing_key)
+    )
+    return {"id": webhook.pk, "url": url, "token": token, "signing_key": signing_key}
 
 
 def _trial_club(admin_hash: str, member_hash: str) -> tuple[Organization, User]:

@@ -15,3 +15,9 @@ class Command(BaseCommand):
         with transaction.atomic():
             world = build_world()
         self.stdout.write(json.dumps(world, ensure_ascii=False, indent=2))
+        if world.get("webhooks") is None:
+            # On stderr: stdout stays one JSON document.
+            self.stderr.write(
+                "No demo webhook: its address is refused. Plain http on loopback needs WEBHOOK_ALLOW_LOOPBACK=true "
+                "(as `make run` sets); or set DEMO_WEBHOOK_URL to an https address."
+            )

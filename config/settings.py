@@ -203,7 +203,7 @@ OAUTH2_PROVIDER = {
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    _queue_dir = VAR_DIR / "broker"
+    _queue_dir = Path(os.environ.get("CELERY_BROKER_FOLDER", VAR_DIR / "broker"))
     # kombu's file-system transport expects its folders to exist, in the web process and the worker alike.
     for _folder in ("processed", "control"):
         (_queue_dir / _folder).mkdir(parents=True, exist_ok=True)
@@ -223,6 +223,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_IGNORE_RESULT = True
+# Tasks name their queue in tests and the bench (a worker of their own); everything else uses "celery".
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 
 # Webhooks (DECISIONS.md, Webhooks). Plain http to loopback addresses only where this is set (tests, `make
 # run`); the secrets' encryption keys (Fernet, comma-separated, the first encrypts), else derived from

@@ -2,15 +2,20 @@
 
 Scoped by the object's organization (another organization's bookings are neither listed nor reachable by
 address); bookings of objects that others share with the organization are those organizations' to manage.
-Saved and deleted through bookings.services, so that every write of a booking goes one way (webhooks later).
+Saved and deleted through bookings.services, so that every write of a booking goes one way and is told to the
+organization's webhooks.
 People are shown by name; times are the organization's local times (the site activates its zone).
 """
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.templatetags.admin_urls import add_preserved_filters
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.http import HttpResponseRedirect
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -127,7 +132,12 @@ class BookingAdmin(ServiceSavedAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             stored = Booking.objects.get(pk=obj.pk)
-            self.call_service(booking_update, form=form, booking=stored, **form.changes())
+            updated = self.call_service(booking_update, form=form, booking=stored, **form.changes())
+            if updated.pk != stored.pk:
+                # A move into the queue makes a new booking (bookings.services): the history entry and the
+                # page that follows are the new booking's.
+                obj.pk = updated.pk
+                request.booking_moved = True
             return
         created = self.call_service(booking_create, form=form, created_by=request.user, **form.create_arguments())
         obj.pk = created.pk
@@ -136,6 +146,26 @@ class BookingAdmin(ServiceSavedAdmin):
 
     def save_related(self, request, form, formsets, change):
         pass  # no many-to-many fields, no inlines
+
+    def response_change(self, request, obj):
+        if not getattr(request, "booking_moved", False):
+            return super().response_change(request, obj)
+        # Django's answer would name the page's address, which is the old booking's and gone now.
+        url = reverse("admin:bookings_booking_change", args=[obj.pk])
+        link = format_html('<a href="{}">{}</a>', url, obj)
+        self.message_user(
+            request,
+            format_html(
+                gettext("The booking was moved into the queue and is a new booking now: {booking}."), booking=link
+            ),
+            messages.SUCCESS,
+        )
+        preserved = {"preserved_filters": self.get_preserved_filters(request), "opts": self.opts}
+        if "_continue" in request.POST:
+            return HttpResponseRedirect(add_preserved_filters(preserved, url))
+        if "_addanother" in request.POST:
+            return HttpResponseRedirect(add_preserved_filters(preserved, reverse("admin:bookings_booking_add")))
+        return self.response_post_save_change(request, obj)
 
     def delete_model(self, request, obj):
         booking_delete(booking=obj)

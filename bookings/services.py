@@ -1,8 +1,8 @@
 """Writes on bookings: create, change and delete, one transaction each.
 
 Every write of a booking goes through these functions (the organization website today; the Mobile API and the
-member website's booking rules later), so that the webhooks of document 3 can be recorded here, in the same
-transaction as the change (DECISIONS.md, Webhooks: outbox).
+member website's booking rules later), so that the webhooks of document 3 are recorded here, in the same
+transaction as the change (DECISIONS.md, Webhooks: outbox): booking.create, booking.update and booking.delete.
 """
 
 import datetime as dt
@@ -15,12 +15,16 @@ from apicore import clock
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
 from objects_app.models import BookableObject, ObjectShare
+from webhooks.services import event_record
 
 from .models import Booking
 
 INVALID = ErrorCode.INVALID_FIELD.code
 # The fields a change may set (booking_update); the object and the times are checked together.
 CHANGEABLE = ("object", "user", "student", "start_at", "end_at", "type", "is_primary", "expected_airborne", "comment")
+# A change of one of these is a booking.update (document 3: time, aircraft, person it is for, queue place); a
+# change of only the type, the comment or the expected airborne time is not told to webhooks.
+NOTIFIED = ("object", "user", "student", "start_at", "end_at", "is_primary")
 
 
 def whole_minute(value: dt.datetime) -> dt.datetime:
@@ -92,17 +96,23 @@ def booking_create(
         "comment": comment or "",
     }
     _check(values)
-    return Booking.objects.create(**values, created_at=clock.now(), created_by=created_by)
+    booking = Booking.objects.create(**values, created_at=clock.now(), created_by=created_by)
+    event_record(event_type="booking.create", object=object, entity_id=booking.pk)
+    return booking
 
 
 @transaction.atomic
 def booking_update(*, booking: Booking, **changes) -> Booking:
     """Change fields of a booking (names of CHANGEABLE); the result is checked as booking_create checks a new
-    one. Saves only the fields that changed; nothing when none did."""
+    one. Saves only the fields that changed; nothing when none did.
+
+    A move into the queue (primary to not primary) makes a new booking: document 3 tells it as booking.delete
+    of the old id and booking.create of the new one, so the old row goes and a new row (same creation time and
+    creator) takes the changed values. The booking returned is then the new one, with a new id."""
     unknown = set(changes) - set(CHANGEABLE)
     if unknown:
         raise TypeError(f"booking_update() got unexpected fields: {', '.join(sorted(unknown))}")
-    current = Booking.objects.select_for_update().get(pk=booking.pk)
+    current = Booking.objects.select_for_update(of=("self",)).select_related("object").get(pk=booking.pk)
     values = {name: getattr(current, name) for name in CHANGEABLE}
     values.update(changes)
     for name in ("start_at", "end_at"):
@@ -111,16 +121,44 @@ def booking_update(*, booking: Booking, **changes) -> Booking:
     values["type"] = values["type"] or "PRIV"
     _check(values)
     changed = [name for name in CHANGEABLE if values[name] != getattr(current, name)]
-    if changed:
-        for name in changed:
-            setattr(current, name, values[name])
-        current.save(update_fields=changed)
+    if not changed:
+        return current
+    if current.is_primary and not values["is_primary"]:
+        return _into_queue(current, values)
+    for name in changed:
+        setattr(current, name, values[name])
+    current.save(update_fields=changed)
+    if set(changed) & set(NOTIFIED):
+        event_record(event_type="booking.update", object=current.object, entity_id=current.pk)
     return current
+
+
+def _into_queue(current: Booking, values: dict) -> Booking:
+    """The booking moved into the queue: the old row goes, a new one with the new values comes."""
+    old_id, old_object = current.pk, current.object
+    current.delete()
+    event_record(event_type="booking.delete", object=old_object, entity_id=old_id)
+    moved = Booking.objects.create(
+        **values, seats_left=current.seats_left, created_at=current.created_at, created_by_id=current.created_by_id
+    )
+    event_record(event_type="booking.create", object=moved.object, entity_id=moved.pk)
+    return moved
 
 
 @transaction.atomic
 def booking_delete(*, booking: Booking) -> None:
     """Delete a booking (404 10100 when it is already gone)."""
-    deleted, _ = Booking.objects.filter(pk=booking.pk).delete()
-    if not deleted:
+    current = Booking.objects.select_for_update(of=("self",)).select_related("object").filter(pk=booking.pk).first()
+    if current is None:
         raise ServiceError(ErrorCode.NOT_FOUND, "No such booking.")
+    booking_id = current.pk
+    current.delete()
+    event_record(event_type="booking.delete", object=current.object, entity_id=booking_id)
+
+
+def bookings_going_record(bookings) -> None:
+    """Record booking.delete for each of `bookings` (a queryset) that goes with something else being deleted,
+    such as its object (objects_app.services.object_delete). Call it inside that deletion's transaction and
+    before it, while the objects' shares still name the organizations to tell."""
+    for booking in bookings.select_related("object").order_by("start_at", "id"):
+        event_record(event_type="booking.delete", object=booking.object, entity_id=booking.pk)

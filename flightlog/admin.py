@@ -5,6 +5,8 @@ organization's flights are neither listed nor reachable by address. A flight is 
 the local clock times of block off, takeoff, landing and block on in the object's organization's zone; the
 midnight rule (flightlog.clock_times) makes them UTC points in time, and the flight is saved through
 flightlog.services so that the object's time summary moves with it. People are offered and shown by name.
+An administrator endorses flights (the list's action, or the button on a flight's page); an endorsed flight is
+locked, so its page is read-only and it cannot be deleted.
 
 Airports are one table for the whole service: support (superusers) adds and changes them; administrators
 may look them up.
@@ -13,10 +15,12 @@ may look them up.
 import datetime as dt
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.widgets import AdminTimeWidget
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.http import HttpResponseRedirect
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -25,16 +29,25 @@ from accounts.admin_forms import RefusalErrors
 from accounts.admin_site import OrganizationScopedAdmin
 from accounts.models import Member
 from apicore import clock
+from apicore.exceptions import ServiceError
 from objects_app.models import BookableObject, ObjectShare, Remark
 
 from .clock_times import ClockTimeError, LocalFlightTimes, local_clock_times, utc_times
 from .models import Airport, FlightApproval, FlightLogEntry, FlightType
-from .services import CREW, FLIGHT_FIELDS, flight_create, flight_delete, flight_update
+from .services import CREW, FLIGHT_FIELDS, flight_create, flight_delete, flight_endorse, flight_update
 
 # The entry form's clock time fields and the columns they become.
 CLOCK_FIELDS = {"blockoff": "blockoff_at", "takeoff": "takeoff_at", "landing": "landing_at", "blockon": "blockon_at"}
 # The form's fields: the object and what a flight is logged with, its clock times as local times (above).
 EDITABLE = ["object", *(name for name in FLIGHT_FIELDS if name not in CLOCK_FIELDS.values())]
+# An endorsed flight's page is read-only: its clock times are shown as the list shows them.
+CLOCK_SHOWN = {
+    "blockoff": "blockoff_local",
+    "takeoff": "takeoff_local",
+    "landing": "landing_local",
+    "blockon": "blockon_local",
+}
+ENDORSE = "_endorse"  # the name of the flight page's endorse button
 CLOCK_HELP = _("Local time at the object's organization. A time earlier than the one before it is on the next day.")
 
 
@@ -105,16 +118,48 @@ def _local(flight, column: str) -> str:
     return f"{text} ({days:+d})" if days else text
 
 
+class EndorsedFilter(admin.SimpleListFilter):
+    title = _("endorsed")
+    parameter_name = "endorsed"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Endorsed")), ("no", _("Not endorsed"))]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(endorsed_at__isnull=self.value() == "no")
+        return queryset
+
+
+def _endorsement(flight) -> str:
+    """When (the object's organization's local time) and by whom (by name) a flight was endorsed."""
+    when = flight.endorsed_at.astimezone(clock.zone(flight.object.organization.timezone)).strftime("%Y-%m-%d %H:%M")
+    if flight.endorsed_by_id is None:
+        return when
+    return gettext("%(when)s by %(name)s") % {"when": when, "name": flight.endorsed_by.full_name}
+
+
 @admin.register(FlightLogEntry)
 class FlightLogEntryAdmin(ServiceSavedAdmin):
-    """The flight log of the organization's own objects, logged, changed and deleted through the services."""
+    """The flight log of the organization's own objects, logged, changed, endorsed and deleted through the
+    services. An endorsed flight is locked: its page is read-only, and deleting it is refused."""
 
     form = FlightForm
     organization_field = "object__organization"
-    list_display = ["date", "object", "pilot_name", "departure_icao", "arrival_icao", "blockoff_local", "blockon_local"]
+    list_display = [
+        "date",
+        "object",
+        "pilot_name",
+        "departure_icao",
+        "arrival_icao",
+        "blockoff_local",
+        "blockon_local",
+        "endorsed_by_name",
+    ]
     list_display_links = ["date", "object"]
-    list_filter = ["object", "date"]
-    list_select_related = ["object__organization", "pilot__user", "departure_airport", "arrival_airport"]
+    list_filter = ["object", "date", EndorsedFilter]
+    list_select_related = ["object__organization", "pilot__user", "departure_airport", "arrival_airport", "endorsed_by"]
+    actions = ["endorse_selected"]
     search_fields = ["object__registration", "pilot__user__name", "departure_airport__icao", "arrival_airport__icao"]
     date_hierarchy = "date"
     ordering = ["-date", "-blockoff_at", "-id"]
@@ -155,14 +200,56 @@ class FlightLogEntryAdmin(ServiceSavedAdmin):
     def blockon_local(self, flight):
         return _local(flight, "blockon_at")
 
+    @admin.display(description=_("Takeoff"))
+    def takeoff_local(self, flight):
+        return _local(flight, "takeoff_at")
+
+    @admin.display(description=_("Landing"))
+    def landing_local(self, flight):
+        return _local(flight, "landing_at")
+
+    @admin.display(description=_("Endorsed by"), ordering="endorsed_at")
+    def endorsed_by_name(self, flight):
+        if flight.endorsed_at is None:
+            return None
+        return flight.endorsed_by.full_name if flight.endorsed_by_id else gettext("Endorsed")
+
+    @admin.display(description=_("Endorsed"))
+    def endorsement(self, flight):
+        if flight.endorsed_at is not None:
+            return _endorsement(flight)
+        return format_html(
+            '<input type="submit" class="button" name="{}" value="{}"><div class="help">{}</div>',
+            ENDORSE,
+            gettext("Endorse"),
+            gettext(
+                "Saves the page, then endorses the flight: an endorsed flight can no longer be changed or deleted."
+            ),
+        )
+
     def get_fieldsets(self, request, obj=None):
         fieldsets = list(super().get_fieldsets(request, obj))
-        if obj is not None:
-            fieldsets.append((_("Logged"), {"fields": ["created_at"]}))
+        if obj is None:
+            return fieldsets
+        if obj.endorsed_at is not None:
+            # Read-only: the local clock times come from the flight (the form's own fields are not shown).
+            fieldsets = [
+                (title, {**options, "fields": [CLOCK_SHOWN.get(name, name) for name in options["fields"]]})
+                for title, options in fieldsets
+            ]
+        fieldsets.append((_("Logged"), {"fields": ["created_at", "endorsement"]}))
         return fieldsets
 
     def get_readonly_fields(self, request, obj=None):
-        return ["created_at"] if obj is not None else []
+        return ["created_at", "endorsement"] if obj is not None else []
+
+    # An endorsed flight is locked (flightlog.services refuses it too): shown, never changed or deleted here.
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and not _endorsed(obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and not _endorsed(obj)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
@@ -195,6 +282,9 @@ class FlightLogEntryAdmin(ServiceSavedAdmin):
         if change:
             stored = FlightLogEntry.objects.get(pk=obj.pk)
             self.call_service(flight_update, form=form, flight=stored, **form.service_arguments())
+            if ENDORSE in request.POST:
+                self.call_service(flight_endorse, form=form, flight=stored, by=request.user)
+                request.flight_endorsed = True
             return
         created = self.call_service(flight_create, form=form, **form.service_arguments())
         obj.pk = created.pk
@@ -204,8 +294,36 @@ class FlightLogEntryAdmin(ServiceSavedAdmin):
     def save_related(self, request, form, formsets, change):
         pass  # no many-to-many fields, no inlines
 
+    def response_change(self, request, obj):
+        if not getattr(request, "flight_endorsed", False):
+            return super().response_change(request, obj)
+        self.message_user(request, gettext("The flight was endorsed."), messages.SUCCESS)
+        return HttpResponseRedirect(request.path)  # back to the flight, now read-only
+
     def delete_model(self, request, obj):
         flight_delete(flight=obj)
+
+    @admin.action(description=_("Endorse the selected flights"), permissions=["change"])
+    def endorse_selected(self, request, queryset):
+        done, refused = 0, []
+        for flight in queryset:
+            try:
+                flight_endorse(flight=flight, by=request.user)
+                done += 1
+            except ServiceError:
+                refused.append(str(flight))
+        if done:
+            self.message_user(request, gettext("Flights endorsed: %(count)s") % {"count": done}, messages.SUCCESS)
+        if refused:
+            self.message_user(
+                request,
+                gettext("Already endorsed, so not endorsed again: %(flights)s") % {"flights": "; ".join(refused)},
+                messages.WARNING,
+            )
+
+
+def _endorsed(flight) -> bool:
+    return flight is not None and flight.endorsed_at is not None
 
 
 @admin.register(FlightType)

@@ -2,6 +2,7 @@
 logged flights. Clock times are stored as full UTC points in time; `date` is the flight's local date (the
 object's organization's zone)."""
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -122,6 +123,16 @@ class FlightLogEntry(models.Model):
         verbose_name=_("remark"),
     )
     created_at = models.DateTimeField(_("logged"))
+    # Endorsed (signed) in the object's logbook: the flight is locked from then on (flightlog.services).
+    endorsed_at = models.DateTimeField(_("endorsed"), null=True, blank=True)
+    endorsed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("endorsed by"),
+    )
 
     class Meta:
         ordering = ["date", "blockoff_at", "id"]

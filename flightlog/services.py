@@ -1,9 +1,13 @@
-"""Writes on the flight log: log, change and delete a flight.
+"""Writes on the flight log: log, change, endorse and delete a flight.
 
 Each is one transaction that also moves the object's time summary (objects_app.time_summary) by what the
 flight adds, takes away or changes, so that an object's totals are always the sum of its flights (and the
-totals it had before its first logged flight). The webhooks of document 3 will be recorded here too, in the
-same transaction (issue 9).
+totals it had before its first logged flight). The webhooks of document 3 are recorded here too, in the same
+transaction: flightlog.create, flightlog.update (also on endorsement, with change "endorsed") and
+flightlog.delete.
+
+An endorsed flight (signed in the object's logbook) is locked: changing, deleting or endorsing it again is
+refused with 409 10105, the code of a change the item's state does not allow (as a closed remark's).
 
 The caller scopes: the organization website offers only the organization's own objects and members; these
 functions check what must hold whoever calls them (the crew, the flight type and the remark belong with the
@@ -20,6 +24,7 @@ from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
 from objects_app.models import BookableObject, ObjectShare
 from objects_app.time_summary import object_totals_move
+from webhooks.services import event_record
 
 from .clock_times import ORDER
 from .models import FlightLogEntry
@@ -64,16 +69,20 @@ def flight_create(*, object: BookableObject, date: dt.date, **fields) -> FlightL
     _check(flight)
     flight.save()
     object_totals_move(object_id=flight.object_id, **time_summary_of(flight))
+    event_record(event_type="flightlog.create", object=object, entity_id=flight.pk)
     return flight
 
 
 @transaction.atomic
 def flight_update(*, flight: FlightLogEntry, object: BookableObject | None = None, **changes) -> FlightLogEntry:
     """Change fields of a logged flight (its object too) and return it as stored; the object's totals move by
-    the difference (both objects' when the flight moves to another)."""
+    the difference (both objects' when the flight moves to another). Refused (409) for an endorsed flight.
+    Webhooks hear of it only when a value really changed (the website sends every field on each save)."""
     _check_names(changes)
-    stored = FlightLogEntry.objects.select_for_update().get(pk=flight.pk)
+    stored = _locked(flight)
+    _refuse_endorsed(stored, "An endorsed flight cannot be changed.")
     before_object_id, before = stored.object_id, time_summary_of(stored)
+    before_values = _values(stored)
     if object is not None:
         stored.object = object
     for name, value in changes.items():
@@ -86,19 +95,52 @@ def flight_update(*, flight: FlightLogEntry, object: BookableObject | None = Non
     else:
         object_totals_move(object_id=before_object_id, **negated(before))
         object_totals_move(object_id=stored.object_id, **after)
+    if _values(stored) != before_values:
+        event_record(event_type="flightlog.update", object=stored.object, entity_id=stored.pk)
+    return stored
+
+
+@transaction.atomic
+def flight_endorse(*, flight: FlightLogEntry, by) -> FlightLogEntry:
+    """Endorse (sign) a logged flight in the object's logbook, now, by the login `by`; from then on the flight
+    is locked. Refused (409) when it is endorsed already; 404 when it is gone."""
+    stored = _locked(flight)
+    _refuse_endorsed(stored, "The flight is already endorsed.")
+    stored.endorsed_at, stored.endorsed_by = clock.now(), by
+    stored.save(update_fields=["endorsed_at", "endorsed_by"])
+    event_record(event_type="flightlog.update", object=stored.object, entity_id=stored.pk, change="endorsed")
     return stored
 
 
 @transaction.atomic
 def flight_delete(*, flight: FlightLogEntry) -> None:
     """Delete a logged flight and take it away from the object's time summary. Its transactions stay (their
-    flight becomes empty)."""
-    stored = FlightLogEntry.objects.select_for_update().filter(pk=flight.pk).first()
-    if stored is None:
-        raise ServiceError(ErrorCode.NOT_FOUND, "No such flight.")
-    summary = time_summary_of(stored)
+    flight becomes empty). Refused (409) for an endorsed flight."""
+    stored = _locked(flight)
+    _refuse_endorsed(stored, "An endorsed flight cannot be deleted.")
+    flight_id, summary = stored.pk, time_summary_of(stored)
     stored.delete()
     object_totals_move(object_id=stored.object_id, **negated(summary))
+    event_record(event_type="flightlog.delete", object=stored.object, entity_id=flight_id)
+
+
+def _locked(flight: FlightLogEntry) -> FlightLogEntry:
+    """The flight's row (with its object), locked until the transaction ends; 404 when it is gone."""
+    rows = FlightLogEntry.objects.select_for_update(of=("self",)).select_related("object")
+    stored = rows.filter(pk=flight.pk).first()
+    if stored is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, "No such flight.")
+    return stored
+
+
+def _refuse_endorsed(flight: FlightLogEntry, message: str) -> None:
+    if flight.endorsed_at is not None:
+        raise ServiceError(ErrorCode.NOT_MODIFIED, message)
+
+
+def _values(flight: FlightLogEntry) -> dict:
+    """The flight's stored columns (foreign keys as ids), to tell whether a change changed anything."""
+    return {field.attname: getattr(flight, field.attname) for field in flight._meta.concrete_fields}
 
 
 # --- checks ---------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Registered on admin.site, the organization-scoped site (accounts.admin_site): an administrator sees and changes
 only the organization's own objects and the remarks on them. Remarks are written, acknowledged, commented and
-closed through objects_app.services, so that the history is recorded as the API shows it.
+closed through objects_app.services, so that the history is recorded as the API shows it and webhooks hear of
+it; objects are deleted through it too (the webhooks' booking.delete of their bookings).
 """
 
 import contextlib
@@ -21,7 +22,6 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ServiceSavedAdmin, _ParentPermissionInline
 from accounts.admin_forms import RefusalErrors
-from accounts.admin_site import OrganizationScopedAdmin
 from accounts.models import Organization
 from apicore import clock
 from apicore.exceptions import ServiceError
@@ -158,10 +158,11 @@ def status_text(status: dict) -> str:
 
 
 @admin.register(BookableObject)
-class BookableObjectAdmin(OrganizationScopedAdmin):
+class BookableObjectAdmin(ServiceSavedAdmin):
     """The organization's own objects. Sharing and maintenance items are rows of the object's page; the time
     summary's totals may be set (the totals before the first logged flight): a change is applied as the
-    difference, so that flights logged meanwhile are kept."""
+    difference, so that flights logged meanwhile are kept. Deleted through objects_app.services.object_delete,
+    which tells webhooks of the bookings that go with the object (a refusal is a message; nothing goes)."""
 
     form = BookableObjectForm
     inlines = [ObjectShareInline, MaintenanceItemInline]
@@ -241,6 +242,9 @@ class BookableObjectAdmin(OrganizationScopedAdmin):
         if differences:
             object_totals_move(object_id=obj.pk, **differences)
             obj.refresh_from_db(fields=TOTALS)
+
+    def delete_model(self, request, obj):
+        services.object_delete(object=obj)
 
 
 # --- remarks -------------------------------------------------------------------------------------------------

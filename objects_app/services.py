@@ -1,17 +1,28 @@
-"""Writes on remarks and maintenance items.
+"""Writes on objects, remarks and maintenance items.
 
 A remark moves open → acknowledged → closed (acknowledging may be skipped; closed is final). Each step, and
 each comment, is recorded as a RemarkEvent (the history the API shows), in the same transaction as the
-change. Each service is one transaction and takes "now" from apicore.clock.
+change, and so is the webhooks' event (document 3: remark.create; remark.update with change acknowledged,
+commented or closed). Each service is one transaction and takes "now" from apicore.clock.
 """
 
 from django.db import transaction
+from django.db.models import ProtectedError
 
 from apicore import clock
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
+from bookings.services import bookings_going_record
+from webhooks.services import event_record
 
 from .models import BookableObject, Remark, RemarkAction, RemarkEvent, RemarkState, StatusLevel
+
+# What each step tells webhooks in remark.update's data.change (document 3).
+CHANGE_OF = {
+    RemarkAction.ACKNOWLEDGED: "acknowledged",
+    RemarkAction.COMMENTED: "commented",
+    RemarkAction.CLOSED: "closed",
+}
 
 DESCRIPTION_MAX_LENGTH = 4000
 
@@ -30,12 +41,20 @@ def _refused(message: str) -> ServiceError:
 
 
 def _locked(remark: Remark) -> Remark:
-    """The remark's row, locked until the transaction ends, so that two steps never race."""
-    return Remark.objects.select_for_update().get(pk=remark.pk)
+    """The remark's row (with its object, for the webhooks), locked until the transaction ends, so that two
+    steps never race."""
+    return Remark.objects.select_for_update(of=("self",)).select_related("object").get(pk=remark.pk)
 
 
 def _record(remark: Remark, action: str, by, text: str = "") -> RemarkEvent:
-    return RemarkEvent.objects.create(remark=remark, action=action, text=text, at=clock.now(), by=by)
+    """The step in the remark's history, and the webhooks' remark.update about it."""
+    event = RemarkEvent.objects.create(remark=remark, action=action, text=text, at=clock.now(), by=by)
+    _tell_webhooks("remark.update", remark, change=CHANGE_OF[action])
+    return event
+
+
+def _tell_webhooks(event_type: str, remark: Remark, change: str | None = None) -> None:
+    event_record(event_type=event_type, object=remark.object, entity_id=remark.pk, change=change)
 
 
 def _clean_text(value, field: str) -> str:
@@ -57,9 +76,11 @@ def remark_create(*, object: BookableObject, description: str, category: int, by
     description = _clean_text(description, "description")
     if category not in StatusLevel.values:
         raise _field_problem("category", "category must be 0 (info), 1 (yellow) or 2 (red).")
-    return Remark.objects.create(
+    remark = Remark.objects.create(
         object=object, description=description, category=category, created_at=clock.now(), created_by=by
     )
+    _tell_webhooks("remark.create", remark)
+    return remark
 
 
 @transaction.atomic
@@ -97,6 +118,30 @@ def remark_close(*, remark: Remark, by) -> Remark:
     current.save(update_fields=["state"])
     _record(current, RemarkAction.CLOSED, by)
     return current
+
+
+# --- objects -------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def object_delete(*, object: BookableObject) -> None:
+    """Delete an object with its bookings, shares, remarks and maintenance items.
+
+    Its bookings that have not ended are told to webhooks as booking.delete (document 3) before anything goes:
+    the shares are still there, so the organizations the object is shared with hear of it too. Refused with
+    409 10106 while flights are logged on it (the flight log keeps its objects), and then nothing is told."""
+    # The object's row locked: a booking being made on it meanwhile waits (its foreign key locks the row too)
+    # and then fails, so no booking goes with the object untold.
+    current = BookableObject.objects.select_for_update().filter(pk=object.pk).first()
+    if current is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, "No such object.")
+    bookings_going_record(current.bookings.filter(end_at__gt=clock.now()))
+    try:
+        current.delete()
+    except ProtectedError as error:
+        raise ServiceError(
+            ErrorCode.HAS_DEPENDENTS, "The object has logged flights; an object with flights cannot be deleted."
+        ) from error
 
 
 # --- maintenance ---------------------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 """The ratios of the benchmarks in one run, on one server: GET /main/v5/token beside GET /health;
 GET /main/v5/users?limit=500 with every block beside hand-written SQL + JSON (bench/users_list.py); the
 operations lists (flight log, bookings, objects with every block) beside hand-written SQL + JSON
-(bench/operations.py).
+(bench/operations.py); webhook delivery, commit to verified receipt over 1,000 events with one Celery worker
+(bench/webhook_delivery.py).
 
     .venv/bin/python bench/run.py [--n 400] [--warmup 40] [--users-n 80] [--no-users] [--ops-n 40]
-                                  [--only token|users|operations]                   (or: make bench)
+                                  [--only token|users|operations|webhooks]                   (or: make bench)
 
 The production setup on loopback: its own PostgreSQL database (flyclub_bench, recreated), the demo world
 and an organization of 2,000 members, Redis db 5 (flushed) as the cache, gunicorn with 2 workers
@@ -24,6 +25,7 @@ import time
 
 import operations
 import users_list
+import webhook_delivery
 from server import (
     API,
     Gunicorn,
@@ -37,7 +39,7 @@ from server import (
     write_results,
 )
 
-PARTS = ("token", "users", "operations")
+PARTS = ("token", "users", "operations", "webhooks")
 CALLS_PER_TOKEN = 100  # well under the 119 GETs a token has in a minute after its token fetch
 
 QUERIES_SCRIPT = """
@@ -186,6 +188,10 @@ def main() -> int:
     parser.add_argument("--ops-members", type=int, default=300, help="members of the operations club (300)")
     parser.add_argument("--ops-flights", type=int, default=300, help="flights a year per aircraft, about (300)")
     parser.add_argument("--ops-max-seconds", type=float, default=150, help="bound of the operations part (default 150)")
+    parser.add_argument("--webhook-events", type=int, default=1000, help="measured webhook events (default 1000)")
+    parser.add_argument("--webhook-warmup", type=int, default=50, help="unmeasured webhook events first (50)")
+    parser.add_argument("--webhook-pool", default="threads", help="the worker's pool (default threads)")
+    parser.add_argument("--webhook-concurrency", type=int, default=8, help="the worker's concurrency (default 8)")
     args = parser.parse_args()
     if min(args.n, args.users_n, args.ops_n) < 1 or min(args.warmup, args.users_warmup, args.ops_warmup) < 0:
         parser.error("--n, --users-n and --ops-n must be at least 1, the warm-ups at least 0")
@@ -195,6 +201,25 @@ def main() -> int:
     stop_on_sigterm()
 
     run_started = time.monotonic()
+    webhooks_document = None
+    if "webhooks" in parts:
+        # Its own database, broker and worker, before the API parts so that they do not share the machine.
+        webhooks_document = webhook_delivery.WebhooksBench(
+            events=args.webhook_events,
+            warmup=args.webhook_warmup,
+            pool=args.webhook_pool,
+            concurrency=args.webhook_concurrency,
+            log_dir=webhook_delivery.ROOT / "var",
+        ).run()
+        parts.discard("webhooks")
+    written = []
+    if webhooks_document:
+        written.append(write_results("webhooks.json", webhooks_document))
+        webhook_delivery.print_table(webhooks_document)
+    if not parts:
+        names = ", ".join(str(p.relative_to(p.parents[2])) for p in written)
+        print(f"\nwritten: {names}")
+        return 0
     if parts == {"operations"}:
         env, world = prepare_bench_database(operations.OPS_DB, operations.OPS_REDIS_URL)
     else:
@@ -230,7 +255,6 @@ def main() -> int:
     finally:
         server.stop()
     total = round(time.monotonic() - run_started, 1)
-    written = []
     if tokens:
         log("counting queries")
         document = token_document(result, count_queries(env, query_token), args, tokens)

@@ -21,7 +21,7 @@ REDACTED = "[redacted]"
 # Field names whose value is a secret, as whole names (token_type, code_verifier_method... are other names).
 _SECRET_KEYS = (
     r"access_token|refresh_token|id_token|token|client_secret|secret|password\d?|new_password\d?|old_password"
-    r"|passwd|code|api_key|session_?key|sessionid|csrftoken|csrfmiddlewaretoken|authorization"
+    r"|passwd|code|api_key|signing_key|session_?key|sessionid|csrftoken|csrfmiddlewaretoken|authorization"
 )
 # "key": "value", 'key': 'value', key='value', key: "value" (a dict repr, JSON, a Python call).
 _QUOTED_PAIR = re.compile(

@@ -31,8 +31,8 @@ class Webhook(models.Model):
     subscribes_remarks = models.BooleanField(_("remarks"), default=True)
     # Both secrets are needed at every try (the token in Authorization, the key for the HMAC), so they are
     # kept encrypted (webhooks.secrets), never in clear, and shown once when they are made.
-    token_encrypted = models.TextField(editable=False)
-    signing_key_encrypted = models.TextField(editable=False)
+    token_encrypted = models.TextField(_("token (encrypted)"), editable=False)
+    signing_key_encrypted = models.TextField(_("signing key (encrypted)"), editable=False)
     state = models.CharField(_("state"), max_length=10, choices=WebhookState.choices, default=WebhookState.ACTIVE)
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True, editable=False)
     # The first failed try of the current unbroken run of failures; 72 hours of it pause the webhook.
@@ -79,7 +79,7 @@ class Delivery(models.Model):
     state = models.CharField(_("state"), max_length=10, choices=DeliveryState.choices, default=DeliveryState.PENDING)
     attempts = models.PositiveSmallIntegerField(_("tries"), default=0)
     # The last attempt number of the series: 8, or 1 for a ping.
-    final_attempt = models.PositiveSmallIntegerField(default=8, editable=False)
+    final_attempt = models.PositiveSmallIntegerField(_("last try"), default=8, editable=False)
     # Pending: when the next try is due. Sending: when the claim lapses (a worker that died mid-try).
     due_at = models.DateTimeField(_("next try"), null=True, blank=True)
     last_status_code = models.PositiveSmallIntegerField(_("last status"), null=True, blank=True)

@@ -8,12 +8,13 @@ over whatever is due that no worker is handling: a lost broker message or a kill
 never drops it.
 """
 
+import contextlib
 import datetime as dt
 import logging
 import secrets as random
 
 import orjson
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 
 from apicore import clock
@@ -88,6 +89,31 @@ def webhook_create(
         created_at=clock.now(),
     )
     return webhook, token, signing_key
+
+
+@transaction.atomic
+def webhook_update(
+    *,
+    webhook: Webhook,
+    url: str,
+    subscribes_bookings: bool,
+    subscribes_flightlog: bool,
+    subscribes_remarks: bool,
+    state: str,
+) -> Webhook:
+    """Change a webhook's address, subscriptions and state; the address is checked as when it was set up, and
+    the state moves through webhook_pause / webhook_resume (held events, pending tries)."""
+    url_check(url)
+    Webhook.objects.filter(pk=webhook.pk).update(
+        url=url,
+        subscribes_bookings=subscribes_bookings,
+        subscribes_flightlog=subscribes_flightlog,
+        subscribes_remarks=subscribes_remarks,
+    )
+    current = Webhook.objects.get(pk=webhook.pk)
+    if state != current.state:
+        (webhook_pause if state == WebhookState.PAUSED else webhook_resume)(webhook=current)
+    return Webhook.objects.get(pk=webhook.pk)
 
 
 @transaction.atomic
@@ -204,10 +230,28 @@ def _next_due(delivery: Delivery, *, attempts: int, now: dt.datetime) -> dt.date
     return due
 
 
+@contextlib.contextmanager
+def _bookkeeping():
+    """A transaction of the worker's bookkeeping (claims, the log), committed without waiting for the disk
+    on PostgreSQL. A crash may lose its last fraction of a second: a lost claim or result only means the try
+    is made again under the same event id (receivers drop repeats). The event itself is never written this
+    way: it commits with the change that caused it."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        yield
+
+
 def delivery_claim(*, delivery_id: int, now: dt.datetime) -> Delivery | None:
     """Take the delivery's next try if it is due and no live claim holds it; None when another worker has it
     or it is not due. The claim counts the attempt, so a try cut short by a dead worker is not repeated
     under the same number."""
+    with _bookkeeping():
+        return _claim(delivery_id=delivery_id, now=now)
+
+
+def _claim(*, delivery_id: int, now: dt.datetime) -> Delivery | None:
     claimed = Delivery.objects.filter(
         Q(state=DeliveryState.PENDING) | Q(state=DeliveryState.SENDING),
         pk=delivery_id,
@@ -243,8 +287,12 @@ def delivery_try(*, delivery_id: int) -> transport.Outcome | None:
     return outcome
 
 
-@transaction.atomic
 def _try_record(*, delivery: Delivery, outcome: transport.Outcome, sent_at: dt.datetime, request_id: str) -> None:
+    with _bookkeeping():
+        _try_log(delivery=delivery, outcome=outcome, sent_at=sent_at, request_id=request_id)
+
+
+def _try_log(*, delivery: Delivery, outcome: transport.Outcome, sent_at: dt.datetime, request_id: str) -> None:
     now = clock.now()
     Try.objects.create(
         delivery_id=delivery.pk,
@@ -261,7 +309,8 @@ def _try_record(*, delivery: Delivery, outcome: transport.Outcome, sent_at: dt.d
     webhooks = Webhook.objects.filter(pk=delivery.webhook_id)
     if outcome.succeeded:
         ours.update(state=DeliveryState.DELIVERED, due_at=None, finished_at=now, last_status_code=outcome.status_code)
-        webhooks.filter(failing_since__isnull=False).update(failing_since=None)
+        if delivery.webhook.failing_since is not None:
+            webhooks.update(failing_since=None)
         if delivery.event_type == PING and delivery.webhook.state == WebhookState.PAUSED:
             webhook_resume(webhook=delivery.webhook)
         return
@@ -273,7 +322,8 @@ def _try_record(*, delivery: Delivery, outcome: transport.Outcome, sent_at: dt.d
         ours.update(state=DeliveryState.HELD, due_at=None, last_status_code=outcome.status_code)
     else:
         ours.update(state=DeliveryState.PENDING, due_at=due, last_status_code=outcome.status_code)
-    webhooks.filter(failing_since__isnull=True).update(failing_since=sent_at)
+    if delivery.webhook.failing_since is None:
+        webhooks.filter(failing_since__isnull=True).update(failing_since=sent_at)
     if delivery.event_type != PING:
         to_pause = webhooks.filter(state=WebhookState.ACTIVE, failing_since__lte=now - PAUSE_AFTER)
         if to_pause.update(state=WebhookState.PAUSED, paused_at=now):
@@ -309,13 +359,15 @@ def deliveries_sweep() -> int:
 
 
 @transaction.atomic
-def webhook_ping(*, webhook: Webhook) -> Delivery:
-    """Record a `webhook.ping` (one try; sent on commit, also while the webhook is paused)."""
+def webhook_ping(*, webhook: Webhook, queue: bool = True) -> Delivery:
+    """Record a `webhook.ping` (one try, also while the webhook is paused), handed to Celery on commit; with
+    `queue=False` the caller makes the try itself (support's "send ping", which shows the answer)."""
     now = clock.now()
     delivery = _new_delivery(webhook=webhook, event_type=PING, data={}, now=now, final_attempt=1)
     delivery.save()
     Webhook.objects.filter(pk=webhook.pk).update(last_ping_at=now)
-    _send_on_commit([delivery])
+    if queue:
+        _send_on_commit([delivery])
     return delivery
 
 

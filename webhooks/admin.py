@@ -206,14 +206,10 @@ class WebhookAdmin(OrganizationScopedAdmin):
     def save_model(self, request, obj, form, change):
         if not change:
             return  # webhook_create saved it
-        stored_state = Webhook.objects.select_for_update().values_list("state", flat=True).get(pk=obj.pk)
-        obj.save(update_fields=["url", *SUBSCRIPTIONS])
         # The state only through the services: pausing holds waiting events, resuming sends the held ones.
-        if obj.state != stored_state:
-            if obj.state == WebhookState.PAUSED:
-                services.webhook_pause(webhook=obj)
-            else:
-                services.webhook_resume(webhook=obj)
+        values = {name: form.cleaned_data[name] for name in ["url", *SUBSCRIPTIONS, "state"]}
+        obj.refresh_from_db()
+        services.webhook_update(webhook=obj, **values)
         obj.refresh_from_db()
 
     def save_related(self, request, form, formsets, change):
@@ -275,7 +271,7 @@ class WebhookAdmin(OrganizationScopedAdmin):
             return HttpResponseNotAllowed(["POST"])
         webhook = self._sendable(request, object_id)
         with transaction.atomic():
-            delivery = services.webhook_ping(webhook=webhook)
+            delivery = services.webhook_ping(webhook=webhook, queue=False)
             transaction.on_commit(lambda: services.delivery_try(delivery_id=delivery.pk))
         return HttpResponseRedirect(reverse("admin:webhooks_webhook_ping_result", args=[webhook.pk, delivery.pk]))
 

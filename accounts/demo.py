@@ -28,9 +28,7 @@ from django.core.files.base import ContentFile
 
 from apicore import clock
 from economy.models import Transaction
-from webhooks import secrets as webhook_secrets
 from webhooks.addresses import AddressRefused
-from webhooks.models import Webhook
 from webhooks.services import webhook_create
 
 from .demo_operations import build_demo_operations
@@ -731,17 +729,14 @@ def _webhook(club: Organization) -> dict | None:
     """The club's webhook, subscribed to everything, at DEMO_WEBHOOK_URL; None where the address is refused
     (plain http on loopback needs WEBHOOK_ALLOW_LOOPBACK, which `make run` sets and the bench does not)."""
     url = os.environ.get("DEMO_WEBHOOK_URL") or DEMO_WEBHOOK_URL
-    try:
-        webhook, _token, _key = webhook_create(organization=club, url=url)
-    except AddressRefused:
-        return None
     # Fixed secrets, like the API tokens', so that a receiver set up against the demo keeps working after
-    # `make run` again (webhook_create draws new ones and takes none; the encryption stays its module's).
+    # `make run` again.
     token = _demo_secret(f"{club.pk}-webhook-token")
     signing_key = hashlib.sha256(f"flyclub-demo-{club.pk}-webhook-signing-key".encode()).hexdigest()
-    Webhook.objects.filter(pk=webhook.pk).update(
-        token_encrypted=webhook_secrets.encrypt(token), signing_key_encrypted=webhook_secrets.encrypt(signing_key)
-    )
+    try:
+        webhook, _, _ = webhook_create(organization=club, url=url, token=token, signing_key=signing_key)
+    except AddressRefused:
+        return None
     return {"id": webhook.pk, "url": url, "token": token, "signing_key": signing_key}
 
 

@@ -175,12 +175,6 @@ def test_a_name_that_does_not_resolve_is_refused(monkeypatch):
         url_check("https://nowhere.example.com/webhook")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (webhooks/addresses.py): the NAT64 well-known prefix 64:ff9b::/96 is treated as global, so an "
-    "address embedding 10.0.0.1 passes; behind a NAT64 gateway (IPv6-only cloud subnets) it reaches 10.0.0.1. "
-    "ip_allowed should check the embedded IPv4 address (like ipv4_mapped and sixtofour) or refuse the prefix.",
-)
 def test_nat64_around_a_private_address_is_refused(no_loopback):
     assert not ip_allowed("64:ff9b::a00:1")
 

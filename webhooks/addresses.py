@@ -15,6 +15,8 @@ import urllib.parse
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
 
 class AddressRefused(Exception):
     """The address may not be used; the message says why, for support's form and the delivery log."""
@@ -28,6 +30,9 @@ def ip_allowed(text: str) -> bool:
     address = ipaddress.ip_address(text.split("%", 1)[0])
     if isinstance(address, ipaddress.IPv6Address):
         mapped = address.ipv4_mapped or address.sixtofour
+        if mapped is None and address in NAT64:
+            # A NAT64 gateway carries 64:ff9b::/96 to the IPv4 address in its last 32 bits.
+            mapped = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
         if mapped is not None:
             address = mapped
     if address.is_loopback:

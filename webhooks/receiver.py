@@ -9,6 +9,7 @@ connection, loopback by default.
 import json
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -137,7 +138,15 @@ class Receiver:
             disable_nagle_algorithm = True
 
             def do_POST(self):
-                length = int(self.headers.get("Content-Length") or 0)
+                raw_length = self.headers.get("Content-Length") or "0"
+                if (
+                    not (raw_length.isascii() and raw_length.isdigit())
+                    or urllib.parse.urlsplit(self.path).path != receiver.path
+                ):
+                    self._answer(400 if not raw_length.isdigit() else 404)
+                    self.close_connection = True
+                    return
+                length = int(raw_length)
                 if length > MAX_BODY:
                     self._answer(413)
                     self.close_connection = True

@@ -71,11 +71,14 @@ def webhook_create(
     subscribes_flightlog: bool = True,
     subscribes_remarks: bool = True,
     state: str = WebhookState.ACTIVE,
+    token: str | None = None,
+    signing_key: str | None = None,
 ) -> tuple[Webhook, str, str]:
     """Set up a webhook; returns it with its token and signing key, which are shown once and then exist only
-    encrypted. The address is checked (webhooks.addresses.url_check raises AddressRefused)."""
+    encrypted (generated unless given: the demo world's are fixed). The address is checked
+    (webhooks.addresses.url_check raises AddressRefused)."""
     url_check(url)
-    token, signing_key = new_token(), new_signing_key()
+    token, signing_key = token or new_token(), signing_key or new_signing_key()
     webhook = Webhook.objects.create(
         organization=organization,
         url=url,

@@ -62,6 +62,21 @@ class OrganizationAdmin(OrganizationScopedAdmin):
     def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser and super().has_delete_permission(request, obj)
 
+    def delete_model(self, request, obj):
+        # The clubs its objects are shared with hear of the bookings that go with them (webhooks).
+        from apicore import clock
+        from bookings.models import Booking
+        from bookings.services import bookings_going_record
+
+        with transaction.atomic():
+            bookings_going_record(Booking.objects.filter(object__organization=obj, end_at__gt=clock.now()))
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            for organization in queryset:
+                self.delete_model(request, organization)
+
     def get_readonly_fields(self, request, obj=None):
         # The trial is the service's own business with the club.
         return [] if request.user.is_superuser else ["is_trial"]

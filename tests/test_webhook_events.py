@@ -516,3 +516,37 @@ def test_the_website_shows_an_endorsed_flight_read_only_and_refuses_changes(clie
     flight.refresh_from_db()
     assert flight.comment == "As flown"
     assert events(hook) == []
+
+
+# --- a deleted login -------------------------------------------------------------------------------------------
+
+
+def test_a_deleted_login_tells_its_unfinished_bookings_gone_and_its_student_bookings_changed(
+    org, hook, plane, anna, erik, frozen_time
+):
+    from accounts.models import Member
+    from accounts.services import user_delete
+
+    own = book(plane, user=anna)
+    ended = book(plane, start=at(2026, 1, 1, 9, 0), end=at(2026, 1, 1, 10, 0), user=anna)
+    taught = book(plane, user=erik, student=anna)
+
+    user_delete(member=Member.objects.get(organization=org, user=anna))
+
+    assert not Booking.objects.filter(pk__in=[own.pk, ended.pk]).exists()
+    assert events(hook) == [("booking.delete", data(own.pk, plane.pk)), ("booking.update", data(taught.pk, plane.pk))]
+
+
+def test_support_deleting_a_club_tells_the_clubs_its_objects_are_shared_with(org, plane, anna, frozen_time):
+    from accounts.models import Organization
+    from tests.admin_fixtures import make_superuser
+
+    sharing = OrganizationFactory()
+    ObjectShareFactory(object=plane, organization=sharing)
+    theirs = hook_of(sharing)
+    booking = book(plane, user=anna)
+
+    reply = web(make_superuser()).post(f"{ADMIN}/accounts/organization/{org.pk}/delete/", {"post": "yes"}, secure=True)
+
+    assert reply.status_code == 302 and not Organization.objects.filter(pk=org.pk).exists()
+    assert events(theirs) == [("booking.delete", data(booking.pk, plane.pk))]

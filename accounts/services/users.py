@@ -324,6 +324,20 @@ def user_update(
 # --- delete ---------------------------------------------------------------------------------------
 
 
+def _bookings_of_deleted_login_record(user: User) -> None:
+    """The webhooks' events of a login that goes: its bookings that have not ended go with it (booking.delete),
+    and those it is the student of lose their student (booking.update: the person it is for changes)."""
+    from apicore import clock
+    from bookings.models import Booking
+    from bookings.services import bookings_going_record
+    from webhooks.services import event_record
+
+    now = clock.now()
+    bookings_going_record(Booking.objects.filter(user=user, end_at__gt=now))
+    for booking in Booking.objects.filter(student=user, end_at__gt=now).select_related("object"):
+        event_record(event_type="booking.update", object=booking.object, entity_id=booking.pk)
+
+
 @transaction.atomic
 def user_delete(*, member: Member) -> None:
     """The member record goes; the login too when it belongs to no other organization and nothing else
@@ -338,6 +352,7 @@ def user_delete(*, member: Member) -> None:
     if not Member.objects.filter(user=user).exists() and not Transaction.objects.filter(user=user).exists():
         try:
             with transaction.atomic():
+                _bookings_of_deleted_login_record(user)
                 user.delete()
         except ProtectedError:
             pass  # other records still refer to the login; it stays, without a member record here

@@ -192,6 +192,9 @@ def main() -> int:
     parser.add_argument("--webhook-warmup", type=int, default=50, help="unmeasured webhook events first (50)")
     parser.add_argument("--webhook-pool", default="threads", help="the worker's pool (default threads)")
     parser.add_argument("--webhook-concurrency", type=int, default=8, help="the worker's concurrency (default 8)")
+    parser.add_argument(
+        "--webhook-producers", type=int, default=webhook_delivery.PRODUCERS, help="processes making bookings at once"
+    )
     args = parser.parse_args()
     if min(args.n, args.users_n, args.ops_n) < 1 or min(args.warmup, args.users_warmup, args.ops_warmup) < 0:
         parser.error("--n, --users-n and --ops-n must be at least 1, the warm-ups at least 0")
@@ -209,6 +212,7 @@ def main() -> int:
             warmup=args.webhook_warmup,
             pool=args.webhook_pool,
             concurrency=args.webhook_concurrency,
+            producers=args.webhook_producers,
             log_dir=webhook_delivery.ROOT / "var",
         ).run()
         parts.discard("webhooks")

@@ -8,7 +8,10 @@ written from document 3 (webhooks.receiver: Authorization, signature, timestamp 
 Producers (4 `manage.py shell` processes at once, members booking at the same time) make bookings one
 transaction each, as fast as they can, and note the moment each commits (an on_commit callback registered
 before the booking, so it runs first); the receiver notes the moment each event has been verified. Latency
-is the difference; events a second are the events over the time from the first commit to the last receipt.
+is the difference; events a second are the events over the time from the first commit to the last receipt,
+which the producers bound on a small machine (each commit costs them the service's own work); so the worker's
+own pace is measured too: 1,000 more events are committed while no worker runs, then a worker starts and
+delivers them (events a second from its start to the last receipt).
 Writes bench/results/webhooks.json.
 """
 
@@ -96,13 +99,7 @@ class WebhooksBench:
         try:
             world = django_script(env, SETUP_SCRIPT.format(url=receiver.url))
             receiver.token, receiver.signing_key = world["token"], world["signing_key"]
-            worker = CeleryWorker(
-                env,
-                queue=QUEUE,
-                log_path=self.log_dir / "webhook-worker.log",
-                pool=self.pool,
-                concurrency=self.concurrency,
-            ).start()
+            worker = self._worker(env, "webhook-worker.log")
             log(f"worker up ({self.pool}, concurrency {self.concurrency}); {self.warmup} warm-up events")
             if self.warmup:
                 self._produce(env, world, self.warmup, offset_days=0)
@@ -111,11 +108,29 @@ class WebhooksBench:
             before = len(receiver.received)
             committed = self._produce(env, world, self.events, offset_days=1000)
             arrived = receiver.wait_for(before + self.events, timeout=300)[before:]
+            # The worker's own pace, whatever the producers manage: a worker that comes back to a backlog.
+            worker.stop()
+            worker = None
+            log(f"backlog: {self.events} events committed while no worker runs")
+            before = len(receiver.received)
+            self._produce(env, world, self.events, offset_days=20000)
+            worker = self._worker(env, "webhook-worker-backlog.log")
+            ready = time.time()
+            receiver.wait_for(before + self.events, timeout=300)
+            drained = receiver.received[before:]
+            backlog_rate = len(drained) / (max(item.received_at for item in drained) - ready)
         finally:
             if worker is not None:
                 worker.stop()
             receiver.stop()
-        return self._document(committed, arrived)
+        document = self._document(committed, arrived)
+        document["backlog_events_per_second"] = round(backlog_rate, 1)
+        return document
+
+    def _worker(self, env, log_name: str) -> CeleryWorker:
+        return CeleryWorker(
+            env, queue=QUEUE, log_path=self.log_dir / log_name, pool=self.pool, concurrency=self.concurrency
+        ).start()
 
     def _produce(self, env, world, count: int, *, offset_days: int) -> dict[int, float]:
         """`count` bookings from `producers` processes at once (members booking at the same time), each one
@@ -169,8 +184,10 @@ def print_table(document: dict) -> None:
         f"concurrency {document['worker']['concurrency']})\n"
         f"  commit -> verified receipt: median {document['median_ms']} ms, p90 {document['p90_ms']} ms, "
         f"p99 {document['p99_ms']} ms, max {document['max_ms']} ms\n"
-        f"  {document['events_per_second']} events/s delivered "
-        f"(the producer committed {document['produced_per_second']} a second)"
+        f"  {document['events_per_second']} events/s delivered as {document['producers']} producers committed "
+        f"{document['produced_per_second']} a second\n"
+        f"  {document['backlog_events_per_second']} events/s: the worker alone, on a backlog of "
+        f"{document['events']} events (goal: at least 200)"
     )
 
 

@@ -20,7 +20,7 @@ from django.db.models import F, Q
 from apicore import clock
 from apicore.presenters import utc_iso
 
-from . import secrets, signing, transport
+from . import claims, secrets, signing, transport
 from .addresses import url_check
 from .models import Delivery, DeliveryState, Try, Webhook, WebhookState
 
@@ -223,7 +223,7 @@ def event_record(*, event_type: str, object, entity_id: int, change: str | None 
 # --- tries ------------------------------------------------------------------------------------------------
 
 
-def _next_due(delivery: Delivery, *, attempts: int, now: dt.datetime) -> dt.datetime | None:
+def _next_due(delivery, *, attempts: int, now: dt.datetime) -> dt.datetime | None:
     """When try number `attempts + 1` is due, or None when the series is over (8 tries, or past 22 h)."""
     if attempts >= delivery.final_attempt or attempts >= len(SCHEDULE):
         return None
@@ -235,102 +235,84 @@ def _next_due(delivery: Delivery, *, attempts: int, now: dt.datetime) -> dt.date
 
 @contextlib.contextmanager
 def _bookkeeping():
-    """A transaction of the worker's bookkeeping (claims, the log), committed without waiting for the disk
-    on PostgreSQL. A crash may lose its last fraction of a second: a lost claim or result only means the try
-    is made again under the same event id (receivers drop repeats). The event itself is never written this
-    way: it commits with the change that caused it."""
+    """A transaction of the worker's bookkeeping, committed without waiting for the disk on PostgreSQL (see
+    webhooks.claims: a lost result only repeats a try under the same event id)."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+                cursor.execute(claims.ASYNC_COMMIT)
         yield
 
 
-def delivery_claim(*, delivery_id: int, now: dt.datetime) -> Delivery | None:
+def delivery_claim(*, delivery_id: int, now: dt.datetime) -> claims.Claimed | None:
     """Take the delivery's next try if it is due and no live claim holds it; None when another worker has it
     or it is not due. The claim counts the attempt, so a try cut short by a dead worker is not repeated
     under the same number."""
-    with _bookkeeping():
-        return _claim(delivery_id=delivery_id, now=now)
-
-
-def _claim(*, delivery_id: int, now: dt.datetime) -> Delivery | None:
-    claimed = Delivery.objects.filter(
-        Q(state=DeliveryState.PENDING) | Q(state=DeliveryState.SENDING),
-        pk=delivery_id,
-        due_at__lte=now,
-        attempts__lt=F("final_attempt"),
-    ).update(state=DeliveryState.SENDING, attempts=F("attempts") + 1, due_at=now + CLAIM)
-    if not claimed:
-        return None
-    return Delivery.objects.select_related("webhook").get(pk=delivery_id)
+    return claims.claim(delivery_id=delivery_id, now=now, lease=CLAIM)
 
 
 def delivery_try(*, delivery_id: int) -> transport.Outcome | None:
     """One try of a delivery, if it can be claimed: sign, POST, log, and schedule the next or finish."""
-    delivery = delivery_claim(delivery_id=delivery_id, now=clock.now())
-    if delivery is None:
+    claimed = delivery_claim(delivery_id=delivery_id, now=clock.now())
+    if claimed is None:
         return None
-    webhook = delivery.webhook
-    token, signing_key = webhook_credentials(webhook)
-    body = bytes(delivery.body)
+    token, signing_key = secrets.decrypt(claimed.token_encrypted), secrets.decrypt(claimed.signing_key_encrypted)
     sent_at = clock.now()
     request_id = random.token_hex(16)
     headers = signing.request_headers(
         token=token,
         signing_key=signing_key,
-        event_id=delivery.event_id,
-        attempt=delivery.attempts,
+        event_id=claimed.event_id,
+        attempt=claimed.attempts,
         timestamp=int(sent_at.timestamp()),
-        body=body,
+        body=claimed.body,
         request_id=request_id,
     )
-    outcome = transport.post(webhook.url, body=body, headers=headers)
-    _try_record(delivery=delivery, outcome=outcome, sent_at=sent_at, request_id=request_id)
+    outcome = transport.post(claimed.url, body=claimed.body, headers=headers)
+    log = {
+        "request_id": request_id,
+        "sent_at": sent_at,
+        "status_code": outcome.status_code,
+        "duration_ms": outcome.duration_ms,
+        "reply": outcome.reply,
+        "error": outcome.error,
+    }
+    now = clock.now()
+    if outcome.succeeded and claimed.failing_since is None and claimed.event_type != PING:
+        claims.success_record(claimed=claimed, log=log, now=now)  # the common case: one round trip
+    else:
+        with _bookkeeping():
+            _try_log(claimed=claimed, log=log, now=now)
     return outcome
 
 
-def _try_record(*, delivery: Delivery, outcome: transport.Outcome, sent_at: dt.datetime, request_id: str) -> None:
-    with _bookkeeping():
-        _try_log(delivery=delivery, outcome=outcome, sent_at=sent_at, request_id=request_id)
-
-
-def _try_log(*, delivery: Delivery, outcome: transport.Outcome, sent_at: dt.datetime, request_id: str) -> None:
-    now = clock.now()
-    Try.objects.create(
-        delivery_id=delivery.pk,
-        attempt=delivery.attempts,
-        request_id=request_id,
-        sent_at=sent_at,
-        status_code=outcome.status_code,
-        duration_ms=outcome.duration_ms,
-        reply=outcome.reply,
-        error=outcome.error,
-    )
+def _try_log(*, claimed: claims.Claimed, log: dict, now: dt.datetime) -> None:
+    Try.objects.create(delivery_id=claimed.id, attempt=claimed.attempts, **log)
     # Only the claim's holder records: a worker whose claim lapsed and was taken over changes nothing.
-    ours = Delivery.objects.filter(pk=delivery.pk, state=DeliveryState.SENDING, attempts=delivery.attempts)
-    webhooks = Webhook.objects.filter(pk=delivery.webhook_id)
-    if outcome.succeeded:
-        ours.update(state=DeliveryState.DELIVERED, due_at=None, finished_at=now, last_status_code=outcome.status_code)
-        if delivery.webhook.failing_since is not None:
+    ours = Delivery.objects.filter(pk=claimed.id, state=DeliveryState.SENDING, attempts=claimed.attempts)
+    webhooks = Webhook.objects.filter(pk=claimed.webhook_id)
+    status_code = log["status_code"]
+    if 200 <= (status_code or 0) < 300:
+        ours.update(state=DeliveryState.DELIVERED, due_at=None, finished_at=now, last_status_code=status_code)
+        if claimed.failing_since is not None:
             webhooks.update(failing_since=None)
-        if delivery.event_type == PING and delivery.webhook.state == WebhookState.PAUSED:
-            webhook_resume(webhook=delivery.webhook)
+        if claimed.event_type == PING and claimed.webhook_state == WebhookState.PAUSED:
+            webhook_resume(webhook=Webhook(pk=claimed.webhook_id))
         return
-    webhook_state = Webhook.objects.values_list("state", flat=True).get(pk=delivery.webhook_id)
-    due = _next_due(delivery, attempts=delivery.attempts, now=now)
+    webhook_state = webhooks.values_list("state", flat=True).get()
+    due = _next_due(claimed, attempts=claimed.attempts, now=now)
     if due is None:
-        ours.update(state=DeliveryState.FAILED, due_at=None, finished_at=now, last_status_code=outcome.status_code)
-    elif webhook_state == WebhookState.PAUSED and delivery.event_type != PING:
-        ours.update(state=DeliveryState.HELD, due_at=None, last_status_code=outcome.status_code)
+        ours.update(state=DeliveryState.FAILED, due_at=None, finished_at=now, last_status_code=status_code)
+    elif webhook_state == WebhookState.PAUSED and claimed.event_type != PING:
+        ours.update(state=DeliveryState.HELD, due_at=None, last_status_code=status_code)
     else:
-        ours.update(state=DeliveryState.PENDING, due_at=due, last_status_code=outcome.status_code)
-    if delivery.webhook.failing_since is None:
-        webhooks.filter(failing_since__isnull=True).update(failing_since=sent_at)
-    if delivery.event_type != PING:
+        ours.update(state=DeliveryState.PENDING, due_at=due, last_status_code=status_code)
+    if claimed.failing_since is None:
+        webhooks.filter(failing_since__isnull=True).update(failing_since=log["sent_at"])
+    if claimed.event_type != PING:
         to_pause = webhooks.filter(state=WebhookState.ACTIVE, failing_since__lte=now - PAUSE_AFTER)
         if to_pause.update(state=WebhookState.PAUSED, paused_at=now):
-            _hold_pending(delivery.webhook_id)
+            _hold_pending(claimed.webhook_id)
 
 
 def _hold_pending(webhook_id: int) -> None:

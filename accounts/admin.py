@@ -187,6 +187,22 @@ class _ParentPermissionInline(admin.TabularInline):
         return self.has_add_permission(request, obj)
 
 
+class _ReadOnlyInline(_ParentPermissionInline):
+    """Seen where its parent page is seen; never added to, changed or deleted on the page."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Membership)
 class MembershipAdmin(OrganizationScopedAdmin):
     list_display = ["name", "member_count", "organization"]

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import ServiceSavedAdmin, _ParentPermissionInline
+from accounts.admin import ServiceSavedAdmin, _ReadOnlyInline
 from accounts.admin_site import OrganizationScopedAdmin
 from apicore import clock
 
@@ -45,24 +45,13 @@ class ProjectAdmin(CostCenterAdmin):
     pass
 
 
-class TransactionRowInline(_ParentPermissionInline):
+class TransactionRowInline(_ReadOnlyInline):
     """The transaction's account rows, as they were booked (read only)."""
 
     model = TransactionRow
     fields = ["account", "description", "debit", "credit", "cost_center", "project"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     ordering = ["position", "id"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Transaction)

@@ -28,6 +28,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin import _ReadOnlyInline
 from accounts.admin_site import OrganizationScopedAdmin
 from apicore import clock
 
@@ -385,14 +386,12 @@ def _wait_for_try(delivery: Delivery) -> Try | None:
 # --- the delivery log -----------------------------------------------------------------------------------------
 
 
-class TryInline(admin.TabularInline):
+class TryInline(_ReadOnlyInline):
     """The tries of a delivery, read-only, newest first."""
 
     model = Try
     fields = ["sent_local", "attempt", "status_code", "duration_ms", "reply", "error", "request_id"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     show_change_link = False
 
     def get_queryset(self, request):
@@ -401,18 +400,6 @@ class TryInline(admin.TabularInline):
     @admin.display(description=_("Sent"))
     def sent_local(self, tried):
         return local_time(tried.sent_at, tried.delivery.webhook.organization)
-
-    def has_view_permission(self, request, obj=None):
-        return self.admin_site._registry[Delivery].has_view_permission(request, obj)
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Delivery)

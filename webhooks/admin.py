@@ -7,12 +7,10 @@
   they exist only encrypted and no page shows them.
 - The address is checked with webhooks.addresses.url_check on every save; a refusal is an error on its field.
 - State changes on the form go through webhook_pause / webhook_resume, which hold or send the held events.
-- Deliveries: the log (each event for one webhook, with its tries), scoped by the webhook's organization;
-  support may redeliver selected ones.
+- Deliveries: the log, in webhooks/admin_deliveries.py.
 Times are local times of the webhook's organization (for support too, who otherwise sees UTC).
 """
 
-import json
 import time
 
 from django import forms
@@ -28,7 +26,6 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import _ReadOnlyInline
 from accounts.admin_site import OrganizationScopedAdmin
 from apicore import clock
 
@@ -383,147 +380,5 @@ def _wait_for_try(delivery: Delivery) -> Try | None:
         time.sleep(PING_POLL_SECONDS)
 
 
-# --- the delivery log -----------------------------------------------------------------------------------------
-
-
-class TryInline(_ReadOnlyInline):
-    """The tries of a delivery, read-only, newest first."""
-
-    model = Try
-    fields = ["sent_local", "attempt", "status_code", "duration_ms", "reply", "error", "request_id"]
-    readonly_fields = fields
-    show_change_link = False
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("delivery__webhook__organization")
-
-    @admin.display(description=_("Sent"))
-    def sent_local(self, tried):
-        return local_time(tried.sent_at, tried.delivery.webhook.organization)
-
-
-@admin.register(Delivery)
-class DeliveryAdmin(OrganizationScopedAdmin):
-    """The log: read by administrators and support; only support redelivers. Nobody edits or deletes a
-    delivery here (the log keeps itself 30 days)."""
-
-    organization_field = "webhook__organization"
-    list_display = [
-        "event_type",
-        "entity",
-        "occurred_local",
-        "state",
-        "attempts",
-        "due_local",
-        "last_status_code",
-        "webhook_address",
-    ]
-    list_filter = ["state", "event_type", "webhook"]
-    list_select_related = ["webhook__organization"]
-    search_fields = ["event_id"]
-    actions = ["redeliver_selected"]
-    inlines = [TryInline]
-    fields = [
-        "webhook_address",
-        "event_id",
-        "event_type",
-        "entity",
-        "object_id",
-        "occurred_local",
-        "series_from_local",
-        "state",
-        "attempts",
-        "due_local",
-        "last_status_code",
-        "finished_local",
-        "body_json",
-    ]
-    readonly_fields = fields
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("webhook__organization")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_redeliver_permission(self, request):
-        return request.user.is_superuser and self.admin_site.has_permission(request)
-
-    def get_list_display(self, request):
-        shown = super().get_list_display(request)
-        # Support sees every organization's log: whose each delivery is.
-        return [*shown, "organization_name"] if request.user.is_superuser else shown
-
-    @admin.display(description=_("Organization"), ordering="webhook__organization__name")
-    def organization_name(self, delivery):
-        return delivery.webhook.organization.name
-
-    @admin.display(description=_("Entity id"), ordering="entity_id")
-    def entity(self, delivery):
-        return "-" if delivery.entity_id is None else delivery.entity_id
-
-    @admin.display(description=_("Webhook"), ordering="webhook__url")
-    def webhook_address(self, delivery):
-        return delivery.webhook.url
-
-    @admin.display(description=_("Occurred"), ordering="occurred_at")
-    def occurred_local(self, delivery):
-        return local_time(delivery.occurred_at, delivery.webhook.organization)
-
-    @admin.display(description=_("Tries counted from"))
-    def series_from_local(self, delivery):
-        return local_time(delivery.series_from, delivery.webhook.organization)
-
-    @admin.display(description=_("Next try"), ordering="due_at")
-    def due_local(self, delivery):
-        # While a try is under way `due_at` is when its claim lapses, not a next try.
-        if delivery.state != DeliveryState.PENDING:
-            return "-"
-        return local_time(delivery.due_at, delivery.webhook.organization)
-
-    @admin.display(description=_("Finished"))
-    def finished_local(self, delivery):
-        return local_time(delivery.finished_at, delivery.webhook.organization)
-
-    @admin.display(description=_("Body"))
-    def body_json(self, delivery):
-        raw = bytes(delivery.body)
-        try:
-            text = json.dumps(json.loads(raw), indent=2, ensure_ascii=False)
-        except ValueError:
-            text = raw.decode("utf-8", "replace")
-        return format_html("<pre>{}</pre>", text)
-
-    @admin.action(description=_("Redeliver selected deliveries"), permissions=["redeliver"])
-    def redeliver_selected(self, request, queryset):
-        again, busy = 0, 0
-        for delivery in queryset:
-            if delivery.state in (DeliveryState.PENDING, DeliveryState.SENDING):
-                busy += 1  # still being tried: the service leaves it as it is
-                continue
-            services.delivery_redeliver(delivery=delivery)
-            again += 1
-        if again:
-            self.message_user(
-                request,
-                ngettext("%(count)s delivery is sent again.", "%(count)s deliveries are sent again.", again)
-                % {"count": again},
-                messages.SUCCESS,
-            )
-        if busy:
-            self.message_user(
-                request,
-                ngettext(
-                    "%(count)s delivery is still being tried and was left as it is.",
-                    "%(count)s deliveries are still being tried and were left as they are.",
-                    busy,
-                )
-                % {"count": busy},
-                messages.WARNING,
-            )
+# The delivery log's pages register themselves (after local_time above, which they use).
+from . import admin_deliveries  # noqa: E402, F401

@@ -609,3 +609,6 @@ class ApiTokenAdmin(OrganizationScopedAdmin):
     def delete_queryset(self, request, queryset):
         for token in queryset:
             api_token_delete(token=token)
+
+
+from . import admin_app_clients  # noqa: E402, F401 - support-only Mobile API app clients

@@ -239,6 +239,7 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 # API limits (DECISIONS.md: "Limits that the contract leaves open").
 MAIN_API_CALLS_PER_MINUTE = 120
+MOBILE_CLIENT_CALLS_PER_MINUTE = 600  # per app client over all its members, unless it has its own limit
 FAILED_TOKEN_CHECKS_PER_IP = 20
 FAILED_TOKEN_CHECKS_WINDOW_SECONDS = 600
 # The login page and POST /login-checks share this count per username.

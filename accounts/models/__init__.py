@@ -1,3 +1,4 @@
+from .app_client import MOBILE_MODULES, AppClient
 from .expiry import ExpiryDateType, UserExpiryDate
 from .member import Member, MemberRole, Membership, Role, UserGroup
 from .organization import Organization
@@ -5,8 +6,10 @@ from .token import MODULES, ApiToken
 from .user import User, UserEmail
 
 __all__ = [
+    "MOBILE_MODULES",
     "MODULES",
     "ApiToken",
+    "AppClient",
     "ExpiryDateType",
     "Member",
     "MemberRole",

@@ -125,11 +125,14 @@ def booking_update(*, booking: Booking, **changes) -> Booking:
         return current
     if current.is_primary and not values["is_primary"]:
         return _into_queue(current, values)
+    previous_object = current.object
     for name in changed:
         setattr(current, name, values[name])
     current.save(update_fields=changed)
     if set(changed) & set(NOTIFIED):
-        event_record(event_type="booking.update", object=current.object, entity_id=current.pk)
+        event_record(
+            event_type="booking.update", object=current.object, entity_id=current.pk, previous_object=previous_object
+        )
     return current
 
 

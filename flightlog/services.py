@@ -83,6 +83,7 @@ def flight_update(*, flight: FlightLogEntry, object: BookableObject | None = Non
     _refuse_endorsed(stored, "An endorsed flight cannot be changed.")
     before_object_id, before = stored.object_id, time_summary_of(stored)
     before_values = _values(stored)
+    previous_object = stored.object
     if object is not None:
         stored.object = object
     for name, value in changes.items():
@@ -96,7 +97,9 @@ def flight_update(*, flight: FlightLogEntry, object: BookableObject | None = Non
         object_totals_move(object_id=before_object_id, **negated(before))
         object_totals_move(object_id=stored.object_id, **after)
     if _values(stored) != before_values:
-        event_record(event_type="flightlog.update", object=stored.object, entity_id=stored.pk)
+        event_record(
+            event_type="flightlog.update", object=stored.object, entity_id=stored.pk, previous_object=previous_object
+        )
     return stored
 
 

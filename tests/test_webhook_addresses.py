@@ -286,8 +286,34 @@ def test_a_slow_receiver_is_given_up_after_the_timeout(server, monkeypatch):
 
     assert time.monotonic() - started < 1.0
     assert outcome.status_code is None and not outcome.succeeded
-    assert "timed out" in outcome.error.lower() or "timeout" in outcome.error.lower()
+    assert any(word in outcome.error.lower() for word in ("timed out", "timeout", "within 0.3 s"))
     assert 250 <= outcome.duration_ms < 1000
+
+
+def test_the_timeout_bounds_the_whole_try_not_each_wait(server, monkeypatch):
+    """A receiver that answers 200 at once and then a header line every 0.1 s never lets one wait reach the
+    timeout; the try still ends at it, as a failure."""
+    monkeypatch.setattr(transport, "TIMEOUT_SECONDS", 0.4)
+
+    def dripping(handler, outer):
+        handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
+        handler.wfile.flush()
+        for number in range(20):
+            if outer.released.wait(0.1):
+                return
+            try:
+                handler.wfile.write(f"X-Drip-{number}: 1\r\n".encode())
+                handler.wfile.flush()
+            except OSError:
+                return
+
+    started = time.monotonic()
+
+    outcome = transport.post(server(dripping).url, body=b"{}", headers=headers())
+
+    assert time.monotonic() - started < 1.0
+    assert outcome.status_code is None and not outcome.succeeded
+    assert outcome.error == "no complete answer within 0.4 s"
 
 
 def test_only_the_first_kilobyte_of_the_reply_is_kept(server):

@@ -222,3 +222,68 @@ def test_the_delivery_log_keeps_30_days(world, hook):
         assert services.delivery_log_purge() == 1
     assert list(Delivery.objects.values_list("pk", flat=True)) == [recent.pk]
     assert Try.objects.filter(delivery=recent).count() == 1
+
+
+def test_no_try_goes_out_more_than_22_hours_after_the_event(world, hook):
+    _, receiver, statuses = hook
+    statuses.extend([500] * 20)
+    with time_machine.travel(START, tick=False) as clock:
+        [delivery] = record(world)
+        services.delivery_try(delivery_id=delivery.pk)
+        # The sweep hands a try over up to half a minute late: the last slot leaves room for it.
+        clock.move_to(START + services.SCHEDULE[-1] + dt.timedelta(seconds=30))
+        assert START + services.SCHEDULE[-1] + dt.timedelta(seconds=30) < START + dt.timedelta(hours=22)
+        # No worker ran between: every try but the first is due; from 22 hours on none may go out.
+        clock.move_to(START + dt.timedelta(hours=22, seconds=1))
+        assert services.delivery_claim(delivery_id=delivery.pk, now=services.clock.now()) is None
+        assert services.deliveries_due(now=services.clock.now()) == []
+    delivery.refresh_from_db()
+    assert delivery.state == DeliveryState.FAILED and delivery.attempts == 1
+    assert len(receiver.received) == 1
+
+
+def test_a_redelivery_is_one_try_numbered_1(world, hook):
+    _, receiver, statuses = hook
+    statuses.extend([500] * 20)
+    with time_machine.travel(START, tick=False) as clock:
+        [delivery] = record(world)
+        for offset in (*services.SCHEDULE, dt.timedelta(hours=23)):
+            clock.move_to(START + offset)
+            try_all_due()
+        clock.move_to(START + dt.timedelta(hours=72))
+        with transaction.atomic():
+            services.delivery_redeliver(delivery=delivery)
+        try_all_due()
+        clock.move_to(START + dt.timedelta(hours=73))
+        try_all_due()
+    delivery.refresh_from_db()
+    assert [item.header("X-Service-Attempt") for item in receiver.received] == [*map(str, range(1, 9)), "1"]
+    assert delivery.state == DeliveryState.FAILED and delivery.attempts == 1
+
+
+def test_a_2xx_ends_the_webhooks_run_of_failures_though_a_try_failed_after_its_claim(world, hook):
+    webhook, _, statuses = hook
+    [first] = record(world)
+    [second] = record(world)
+    claimed = services.delivery_claim(delivery_id=first.pk, now=services.clock.now())
+    assert claimed.failing_since is None
+    statuses.append(500)
+    services.delivery_try(delivery_id=second.pk)  # fails after the first was claimed
+    webhook.refresh_from_db()
+    assert webhook.failing_since is not None
+
+    services.claims.success_record(claimed=claimed, log=_log(status=200), now=services.clock.now())
+
+    webhook.refresh_from_db()
+    assert webhook.failing_since is None
+
+
+def _log(*, status: int) -> dict:
+    return {
+        "request_id": "c" * 32,
+        "sent_at": services.clock.now(),
+        "status_code": status,
+        "duration_ms": 3,
+        "reply": "{}",
+        "error": "",
+    }

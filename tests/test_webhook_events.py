@@ -521,7 +521,7 @@ def test_the_website_shows_an_endorsed_flight_read_only_and_refuses_changes(clie
 # --- a deleted login -------------------------------------------------------------------------------------------
 
 
-def test_a_deleted_login_tells_its_unfinished_bookings_gone_and_its_student_bookings_changed(
+def test_a_deleted_login_tells_its_bookings_gone_and_its_student_bookings_changed(
     org, hook, plane, anna, erik, frozen_time
 ):
     from accounts.models import Member
@@ -534,7 +534,12 @@ def test_a_deleted_login_tells_its_unfinished_bookings_gone_and_its_student_book
     user_delete(member=Member.objects.get(organization=org, user=anna))
 
     assert not Booking.objects.filter(pk__in=[own.pk, ended.pk]).exists()
-    assert events(hook) == [("booking.delete", data(own.pk, plane.pk)), ("booking.update", data(taught.pk, plane.pk))]
+    # Every booking of the login goes, ended ones too (only a deleted aircraft limits it to those not ended).
+    assert events(hook) == [
+        ("booking.delete", data(ended.pk, plane.pk)),
+        ("booking.delete", data(own.pk, plane.pk)),
+        ("booking.update", data(taught.pk, plane.pk)),
+    ]
 
 
 def test_support_deleting_a_club_tells_the_clubs_its_objects_are_shared_with(org, plane, anna, frozen_time):
@@ -550,3 +555,17 @@ def test_support_deleting_a_club_tells_the_clubs_its_objects_are_shared_with(org
 
     assert reply.status_code == 302 and not Organization.objects.filter(pk=org.pk).exists()
     assert events(theirs) == [("booking.delete", data(booking.pk, plane.pk))]
+
+
+def test_a_booking_moved_to_another_object_is_told_to_the_old_objects_clubs_too(org, hook, plane, anna):
+    """A club that shared only the old object learns that the booking left it; each webhook hears it once."""
+    sharing_old = OrganizationFactory()
+    ObjectShareFactory(object=plane, organization=sharing_old)
+    theirs = hook_of(sharing_old)
+    other_plane = ObjectFactory(organization=org, registration="SE-KBB")
+    booking = book(plane, user=anna)
+
+    booking_update(booking=booking, object=other_plane)
+
+    assert events(theirs) == [("booking.update", data(booking.pk, other_plane.pk))]
+    assert events(hook) == [("booking.update", data(booking.pk, other_plane.pk))]

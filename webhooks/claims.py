@@ -47,15 +47,17 @@ _COLUMNS = (
 )
 
 
-def claim(*, delivery_id: int, now: dt.datetime, lease: dt.timedelta) -> Claimed | None:
-    """Take the delivery's next try if it is due and no live claim holds it (one worker per try)."""
+def claim(*, delivery_id: int, now: dt.datetime, lease: dt.timedelta, series_after: dt.datetime) -> Claimed | None:
+    """Take the delivery's next try if it is due, its series began after `series_after` (no try past 22 hours)
+    and no live claim holds it (one worker per try)."""
     if connection.vendor == "postgresql":
-        return _claim_postgresql(delivery_id, now, lease)
+        return _claim_postgresql(delivery_id, now, lease, series_after)
     with transaction.atomic():
         claimed = Delivery.objects.filter(
             Q(state=DeliveryState.PENDING) | Q(state=DeliveryState.SENDING),
             pk=delivery_id,
             due_at__lte=now,
+            series_from__gte=series_after,
             attempts__lt=F("final_attempt"),
         ).update(state=DeliveryState.SENDING, attempts=F("attempts") + 1, due_at=now + lease)
         if not claimed:
@@ -79,19 +81,22 @@ def claim(*, delivery_id: int, now: dt.datetime, lease: dt.timedelta) -> Claimed
     )
 
 
-def _claim_postgresql(delivery_id: int, now: dt.datetime, lease: dt.timedelta) -> Claimed | None:
+def _claim_postgresql(
+    delivery_id: int, now: dt.datetime, lease: dt.timedelta, series_after: dt.datetime
+) -> Claimed | None:
     # Only the models' own table names are formatted in; every value is a parameter.
     sql = f"""{ASYNC_COMMIT}
         UPDATE {Delivery._meta.db_table} AS d
            SET state = %(sending)s, attempts = d.attempts + 1, due_at = %(lapses)s
           FROM {Webhook._meta.db_table} AS w
          WHERE d.id = %(id)s AND w.id = d.webhook_id AND d.state IN (%(pending)s, %(sending)s)
-           AND d.due_at <= %(now)s AND d.attempts < d.final_attempt
+           AND d.due_at <= %(now)s AND d.series_from >= %(series_after)s AND d.attempts < d.final_attempt
      RETURNING {_COLUMNS}"""  # noqa: S608
     params = {
         "id": delivery_id,
         "now": now,
         "lapses": now + lease,
+        "series_after": series_after,
         "pending": DeliveryState.PENDING.value,
         "sending": DeliveryState.SENDING.value,
     }
@@ -108,7 +113,7 @@ def _claim_postgresql(delivery_id: int, now: dt.datetime, lease: dt.timedelta) -
 
 def success_record(*, claimed: Claimed, log: dict, now: dt.datetime) -> None:
     """Log a try answered 2xx and finish the delivery, if the claim is still this try's (a worker whose claim
-    lapsed and was taken over changes nothing)."""
+    lapsed and was taken over changes nothing); the webhook's run of failures, if any, ends."""
     if connection.vendor == "postgresql":
         _success_postgresql(claimed, log, now)
         return
@@ -117,6 +122,8 @@ def success_record(*, claimed: Claimed, log: dict, now: dt.datetime) -> None:
         Delivery.objects.filter(pk=claimed.id, state=DeliveryState.SENDING, attempts=claimed.attempts).update(
             state=DeliveryState.DELIVERED, due_at=None, finished_at=now, last_status_code=log["status_code"]
         )
+        # Another try of the webhook may have failed since this one was claimed: a 2xx ends the run.
+        Webhook.objects.filter(pk=claimed.webhook_id, failing_since__isnull=False).update(failing_since=None)
 
 
 def _success_postgresql(claimed: Claimed, log: dict, now: dt.datetime) -> None:
@@ -127,10 +134,13 @@ def _success_postgresql(claimed: Claimed, log: dict, now: dt.datetime) -> None:
                 %(error)s);
         UPDATE {Delivery._meta.db_table}
            SET state = %(delivered)s, due_at = NULL, finished_at = %(now)s, last_status_code = %(status_code)s
-         WHERE id = %(id)s AND state = %(sending)s AND attempts = %(attempt)s"""  # noqa: S608
+         WHERE id = %(id)s AND state = %(sending)s AND attempts = %(attempt)s;
+        UPDATE {Webhook._meta.db_table} SET failing_since = NULL
+         WHERE id = %(webhook_id)s AND failing_since IS NOT NULL"""  # noqa: S608
     params = {
         **log,
         "id": claimed.id,
+        "webhook_id": claimed.webhook_id,
         "attempt": claimed.attempts,
         "now": now,
         "delivered": DeliveryState.DELIVERED.value,

@@ -35,9 +35,11 @@ SCHEDULE = (
     dt.timedelta(hours=2),
     dt.timedelta(hours=6),
     dt.timedelta(hours=12),
-    dt.timedelta(hours=22),
+    # "About 22 h", but never past it: the sweep hands a try over up to half a minute after it falls due.
+    dt.timedelta(hours=22) - dt.timedelta(minutes=2),
 )
-LAST_TRY_AFTER = SCHEDULE[-1]
+# No try later than this after the occurrence (document 3: X-Service-Timestamp up to 22 hours later).
+LAST_TRY_AFTER = dt.timedelta(hours=22)
 # A claim outlives the 10-second timeout with room to record the try; a worker that dies mid-try leaves a
 # claim that lapses after this, and the sweep hands the delivery over again.
 CLAIM = dt.timedelta(seconds=60)
@@ -192,21 +194,25 @@ def deliveries_enqueue(ids: list[int]) -> None:
             return
 
 
-def event_record(*, event_type: str, object, entity_id: int, change: str | None = None) -> list[Delivery]:
+def event_record(
+    *, event_type: str, object, entity_id: int, change: str | None = None, previous_object=None
+) -> list[Delivery]:
     """Record an event on `object` (its booking, flight or remark `entity_id`) for every webhook that
     subscribes to it: the object's organization's and each organization's that the object is shared with,
-    each body naming the receiving organization. Call it inside the change's transaction."""
+    each body naming the receiving organization. A booking or flight that moved from `previous_object` is told
+    to that object's organizations too (once per webhook). Call it inside the change's transaction."""
     from objects_app.models import ObjectShare
 
     data = {"id": entity_id}
     if change is not None:
         data["change"] = change
     data["object_id"] = object.pk
-    sharing = ObjectShare.objects.filter(object_id=object.pk).values("organization_id")
+    objects = [object] if previous_object is None or previous_object.pk == object.pk else [object, previous_object]
+    sharing = ObjectShare.objects.filter(object_id__in=[told.pk for told in objects]).values("organization_id")
     webhooks = [
         webhook
         for webhook in Webhook.objects.filter(
-            Q(organization_id=object.organization_id) | Q(organization_id__in=sharing)
+            Q(organization_id__in={told.organization_id for told in objects}) | Q(organization_id__in=sharing)
         ).only("id", "organization_id", "state", "subscribes_bookings", "subscribes_flightlog", "subscribes_remarks")
         if webhook.subscribes_to(event_type)
     ]
@@ -248,7 +254,7 @@ def delivery_claim(*, delivery_id: int, now: dt.datetime) -> claims.Claimed | No
     """Take the delivery's next try if it is due and no live claim holds it; None when another worker has it
     or it is not due. The claim counts the attempt, so a try cut short by a dead worker is not repeated
     under the same number."""
-    return claims.claim(delivery_id=delivery_id, now=now, lease=CLAIM)
+    return claims.claim(delivery_id=delivery_id, now=now, lease=CLAIM, series_after=now - LAST_TRY_AFTER)
 
 
 def delivery_try(*, delivery_id: int) -> transport.Outcome | None:
@@ -278,7 +284,7 @@ def delivery_try(*, delivery_id: int) -> transport.Outcome | None:
         "error": outcome.error,
     }
     now = clock.now()
-    if outcome.succeeded and claimed.failing_since is None and claimed.event_type != PING:
+    if outcome.succeeded and claimed.event_type != PING:
         claims.success_record(claimed=claimed, log=log, now=now)  # the common case: one round trip
     else:
         with _bookkeeping():
@@ -330,6 +336,10 @@ def deliveries_due(*, now: dt.datetime, limit: int = 5000) -> list[int]:
     Delivery.objects.filter(state=DeliveryState.SENDING, due_at__lte=now, attempts__gte=F("final_attempt")).update(
         state=DeliveryState.FAILED, due_at=None, finished_at=now
     )
+    # A series whose 22 hours passed while no worker ran is over (the claim refuses such a try).
+    Delivery.objects.filter(
+        state__in=[DeliveryState.PENDING, DeliveryState.SENDING], due_at__lte=now, series_from__lt=now - LAST_TRY_AFTER
+    ).update(state=DeliveryState.FAILED, due_at=None, finished_at=now)
     return list(
         Delivery.objects.filter(state__in=[DeliveryState.PENDING, DeliveryState.SENDING], due_at__lte=now - SWEEP_GRACE)
         .order_by("due_at")
@@ -403,12 +413,12 @@ def webhook_resume(*, webhook: Webhook) -> int:
 
 @transaction.atomic
 def delivery_redeliver(*, delivery: Delivery) -> Delivery:
-    """Send an event again (support): a new series of tries from now, under the same event id, so a receiver
-    that has it already drops it. A delivery that is still being tried is left as it is."""
+    """Send an event again (support): one try now, numbered 1, under the same event id (a receiver that has it
+    drops it). A delivery that is still being tried is left as it is."""
     now = clock.now()
     Delivery.objects.filter(
         pk=delivery.pk, state__in=[DeliveryState.DELIVERED, DeliveryState.FAILED, DeliveryState.HELD]
-    ).update(state=DeliveryState.PENDING, attempts=0, series_from=now, due_at=now, finished_at=None)
+    ).update(state=DeliveryState.PENDING, attempts=0, final_attempt=1, series_from=now, due_at=now, finished_at=None)
     delivery.refresh_from_db()
     _send_on_commit([delivery])
     return delivery

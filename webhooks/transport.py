@@ -6,6 +6,9 @@ is the address checked. TLS still verifies the certificate against the host name
 process keeps connections alive between tries to the same receiver.
 """
 
+import contextlib
+import socket
+import threading
 import time
 from dataclasses import dataclass
 
@@ -21,10 +24,18 @@ TIMEOUT_SECONDS = 10.0
 REPLY_KEPT_BYTES = 1024
 
 
-class _Guarded:
-    def _new_conn(self):
-        import socket
+# The connection of the try under way in this thread, for its watchdog (post).
+_in_flight = threading.local()
 
+
+class _Guarded:
+    def request(self, *args, **kwargs):
+        box = getattr(_in_flight, "box", None)
+        if box is not None:
+            box["connection"] = self
+        return super().request(*args, **kwargs)
+
+    def _new_conn(self):
         answers = resolve(self._dns_host, self.port)
         timeout = self.timeout if isinstance(self.timeout, (int, float)) else TIMEOUT_SECONDS
         last_error: OSError | None = None
@@ -86,9 +97,34 @@ class Outcome:
         return self.status_code is not None and 200 <= self.status_code < 300
 
 
+def _cut_off(box: dict) -> None:
+    """The watchdog: the try has had its 10 s; its connection is shut, so a receiver that answers a byte at a
+    time cannot hold the worker longer (urllib3's timeout bounds each wait, not the whole try)."""
+    box["cut"] = True
+    sock = getattr(box.get("connection"), "sock", None)
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+
 def post(url: str, *, body: bytes, headers: dict[str, str]) -> Outcome:
     started = time.monotonic()
+    box: dict = {}
+    _in_flight.box = box
+    watchdog = threading.Timer(TIMEOUT_SECONDS, _cut_off, args=(box,))
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        outcome = _post(url, body=body, headers=headers, started=started)
+    finally:
+        watchdog.cancel()
+        _in_flight.box = None
+    if box.get("cut") or outcome.duration_ms > TIMEOUT_SECONDS * 1000:
+        return Outcome(None, "", outcome.duration_ms, f"no complete answer within {TIMEOUT_SECONDS:g} s")
+    return outcome
 
+
+def _post(url: str, *, body: bytes, headers: dict[str, str], started: float) -> Outcome:
     def took() -> int:
         return int((time.monotonic() - started) * 1000)
 

@@ -325,15 +325,16 @@ def user_update(
 
 
 def _bookings_of_deleted_login_record(user: User) -> None:
-    """The webhooks' events of a login that goes: its bookings that have not ended go with it (booking.delete),
-    and those it is the student of lose their student (booking.update: the person it is for changes)."""
+    """The webhooks' events of a login that goes: its bookings go with it (booking.delete, every one: document 3
+    limits the event to bookings not ended only for a deleted aircraft), and those not ended that it is the
+    student of lose their student (booking.update: the person it is for changes)."""
     from apicore import clock
     from bookings.models import Booking
     from bookings.services import bookings_going_record
     from webhooks.services import event_record
 
     now = clock.now()
-    bookings_going_record(Booking.objects.filter(user=user, end_at__gt=now))
+    bookings_going_record(Booking.objects.filter(user=user))
     for booking in Booking.objects.filter(student=user, end_at__gt=now).select_related("object"):
         event_record(event_type="booking.update", object=booking.object, entity_id=booking.pk)
 

@@ -128,6 +128,7 @@ def _install_registry(patches: _Patches) -> None:
 
     import accounts.api.auth_main_v5
     import accounts.services
+    import accounts.services.app_clients
     import apicore.secrets
 
     add = REGISTRY.add
@@ -151,6 +152,7 @@ def _install_registry(patches: _Patches) -> None:
 
     # Module globals, so that every caller of these names in those modules goes through the wrapper.
     patches.wrap(accounts.services, "new_secret", lambda secret, *a, **k: add("client secret", secret))
+    patches.wrap(accounts.services.app_clients, "new_secret", lambda secret, *a, **k: add("app client key", secret))
     patches.wrap(apicore.secrets, "secret_hash", lambda _h, secret, *a, **k: add("client secret", secret))
     patches.wrap(
         accounts.api.auth_main_v5, "secret_hash", lambda _h, credential, *a, **k: add("bearer credential", credential)

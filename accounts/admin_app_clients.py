@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apicore.exceptions import ServiceError
 
-from .admin_forms import RIGHT_CHOICES, rights_field
+from .admin_forms import rights_field, rights_fields
 from .admin_site import OrganizationScopedAdmin
 from .models import MOBILE_MODULES, AppClient
 from .services import app_client_create, app_client_key_renew, app_client_revoke, app_client_update
@@ -58,14 +58,7 @@ class RedirectAddressesField(forms.CharField):
 
 
 # One r/w/rw/none choice per mobile module, in MOBILE_MODULES order (as the API token page has for its nine).
-_MobileRightsFields = type(
-    "_MobileRightsFields",
-    (forms.Form,),
-    {
-        rights_field(module): forms.ChoiceField(label=module, choices=RIGHT_CHOICES, required=False)
-        for module in MOBILE_MODULES
-    },
-)
+_MobileRightsFields = rights_fields(MOBILE_MODULES)
 
 
 class AppClientForm(_MobileRightsFields, forms.ModelForm):
@@ -95,14 +88,9 @@ class AppClientForm(_MobileRightsFields, forms.ModelForm):
         super().__init__(*args, **kwargs)
         if not self.instance._state.adding:
             asked = kwargs.get("initial") or {}
-            for module in MOBILE_MODULES:
-                if rights_field(module) not in asked:
-                    self.initial[rights_field(module)] = self.instance.rights.get(module, "")
+            self.show_stored_rights(asked)
             if "redirect_uris" not in asked:
                 self.initial["redirect_uris"] = list(self.instance.redirect_uris)
-
-    def rights(self) -> dict[str, str]:
-        return {module: self.cleaned_data.get(rights_field(module)) or "" for module in MOBILE_MODULES}
 
     def clean(self):
         cleaned_data = super().clean()

@@ -27,15 +27,32 @@ def rights_field(module: str) -> str:
 
 RIGHTS_FIELDS = [rights_field(module) for module in MODULES]
 
-# One r/w/rw/none choice per module, in MODULES order.
-_RightsFields = type(
-    "_RightsFields",
-    (forms.Form,),
-    {
+
+class _Rights:
+    """The `rights` dict of a token or client (module to r, w or rw) as one choice field per module."""
+
+    rights_modules: tuple[str, ...] = ()
+
+    def rights(self) -> dict[str, str]:
+        return {module: self.cleaned_data.get(rights_field(module)) or "" for module in self.rights_modules}
+
+    def show_stored_rights(self, asked: dict) -> None:
+        """The stored rights on the change page, unless the page was opened with others (?rights_users=r)."""
+        for module in self.rights_modules:
+            if rights_field(module) not in asked:
+                self.initial[rights_field(module)] = self.instance.rights.get(module, "")
+
+
+def rights_fields(modules) -> type[forms.Form]:
+    """A form base with one r/w/rw/none choice per module, in the order given."""
+    fields = {
         rights_field(module): forms.ChoiceField(label=module, choices=RIGHT_CHOICES, required=False)
-        for module in MODULES
-    },
-)
+        for module in modules
+    }
+    return type("RightsFields", (_Rights, forms.Form), {**fields, "rights_modules": tuple(modules)})
+
+
+_RightsFields = rights_fields(MODULES)
 
 
 class AddressListField(forms.CharField):
@@ -96,14 +113,9 @@ class ApiTokenForm(_RightsFields, forms.ModelForm):
             # The token's own values, unless the page was opened with others (?rights_users=r): the ModelForm
             # has already put the stored allowed_ips list there, which AddressListField shows one a line.
             asked = kwargs.get("initial") or {}
-            for module in MODULES:
-                if rights_field(module) not in asked:
-                    self.initial[rights_field(module)] = self.instance.rights.get(module, "")
+            self.show_stored_rights(asked)
             if "allowed_ips" not in asked:
                 self.initial["allowed_ips"] = list(self.instance.allowed_ips)
-
-    def rights(self) -> dict[str, str]:
-        return {module: self.cleaned_data.get(rights_field(module)) or "" for module in MODULES}
 
     def clean(self):
         cleaned_data = super().clean()

@@ -139,18 +139,13 @@ class Receiver:
 
             def do_POST(self):
                 raw_length = self.headers.get("Content-Length") or "0"
-                if (
-                    not (raw_length.isascii() and raw_length.isdigit())
-                    or urllib.parse.urlsplit(self.path).path != receiver.path
-                ):
-                    self._answer(400 if not raw_length.isdigit() else 404)
-                    self.close_connection = True
-                    return
+                if not (raw_length.isascii() and raw_length.isdigit()):
+                    return self._refuse(400)
+                if urllib.parse.urlsplit(self.path).path != receiver.path:
+                    return self._refuse(404)
                 length = int(raw_length)
                 if length > MAX_BODY:
-                    self._answer(413)
-                    self.close_connection = True
-                    return
+                    return self._refuse(413)
                 body = self.rfile.read(length)
                 received = receiver._check(self.path, dict(self.headers.items()), body)
                 if not received.accepted:
@@ -161,6 +156,11 @@ class Receiver:
                     received.status = 200
                 receiver._record(received)
                 self._answer(received.status)
+
+            def _refuse(self, status: int) -> None:
+                """Answer without reading the body, and close: what is left of it cannot be trusted."""
+                self._answer(status)
+                self.close_connection = True
 
             def _answer(self, status: int) -> None:
                 payload = b"{}" if 200 <= status < 300 else b'{"error": "refused"}'

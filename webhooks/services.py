@@ -284,27 +284,25 @@ def delivery_try(*, delivery_id: int) -> transport.Outcome | None:
         "error": outcome.error,
     }
     now = clock.now()
-    if outcome.succeeded and claimed.event_type != PING:
-        claims.success_record(claimed=claimed, log=log, now=now)  # the common case: one round trip
+    if outcome.succeeded:
+        claims.success_record(claimed=claimed, log=log, now=now)
+        if claimed.event_type == PING and claimed.webhook_state == WebhookState.PAUSED:
+            webhook_resume(webhook=Webhook(pk=claimed.webhook_id))
     else:
         with _bookkeeping():
-            _try_log(claimed=claimed, log=log, now=now)
+            _failure_log(claimed=claimed, log=log, now=now)
     return outcome
 
 
-def _try_log(*, claimed: claims.Claimed, log: dict, now: dt.datetime) -> None:
+def _failure_log(*, claimed: claims.Claimed, log: dict, now: dt.datetime) -> None:
+    """Log a failed try, then schedule the next (held while the webhook is paused) or end the series; the
+    webhook's run of failures begins or goes on, and pauses it after 72 hours."""
     Try.objects.create(delivery_id=claimed.id, attempt=claimed.attempts, **log)
     # Only the claim's holder records: a worker whose claim lapsed and was taken over changes nothing.
     ours = Delivery.objects.filter(pk=claimed.id, state=DeliveryState.SENDING, attempts=claimed.attempts)
     webhooks = Webhook.objects.filter(pk=claimed.webhook_id)
     status_code = log["status_code"]
-    if 200 <= (status_code or 0) < 300:
-        ours.update(state=DeliveryState.DELIVERED, due_at=None, finished_at=now, last_status_code=status_code)
-        if claimed.failing_since is not None:
-            webhooks.update(failing_since=None)
-        if claimed.event_type == PING and claimed.webhook_state == WebhookState.PAUSED:
-            webhook_resume(webhook=Webhook(pk=claimed.webhook_id))
-        return
+    # The state now, not at the claim: support may have paused the webhook while the try was under way.
     webhook_state = webhooks.values_list("state", flat=True).get()
     due = _next_due(claimed, attempts=claimed.attempts, now=now)
     if due is None:

@@ -14,8 +14,14 @@ main_v5 = [
     path("", include("economy.api.urls_main_v5")),
 ]
 
+mobile_v5 = [
+    path("oauth/", include("accounts.api.urls_mobile_oauth")),
+    path("", include("accounts.api.urls_mobile_v5")),
+]
+
 urlpatterns = [
     path("main/v5/", include((main_v5, "main_v5"))),
+    path("mobile/v5/", include((mobile_v5, "mobile_v5"))),
     *document_routes(
         "main/v5/",
         namespace="main_v5",

@@ -1,6 +1,7 @@
 from .app_client import MOBILE_MODULES, AppClient
 from .expiry import ExpiryDateType, UserExpiryDate
 from .member import Member, MemberRole, Membership, Role, UserGroup
+from .mobile_login import AppConsent, BlockedAddress, MobileLogin
 from .organization import Organization
 from .token import MODULES, ApiToken
 from .user import User, UserEmail
@@ -10,10 +11,13 @@ __all__ = [
     "MODULES",
     "ApiToken",
     "AppClient",
+    "AppConsent",
+    "BlockedAddress",
     "ExpiryDateType",
     "Member",
     "MemberRole",
     "Membership",
+    "MobileLogin",
     "Organization",
     "Role",
     "User",

@@ -35,6 +35,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("errors/<slug:kind>", pages.error_kind, name="error-kind"),
     path("docs/main-api-v5-migration", pages.migration_guide, name="migration-guide"),
+    path("", include("accounts.urls_website_oauth")),
     path("", include("accounts.urls_website")),
     path("health", pages.health, name="health"),
     path("", pages.home, name="home"),

@@ -611,4 +611,5 @@ class ApiTokenAdmin(OrganizationScopedAdmin):
             api_token_delete(token=token)
 
 
-from . import admin_app_clients  # noqa: E402, F401 - support-only Mobile API app clients
+# Support-only pages: the Mobile API's app clients and blocked addresses.
+from . import admin_app_clients, admin_blocked_addresses  # noqa: E402, F401

@@ -51,6 +51,7 @@ class ErrorCode(Enum):
     HTTPS_REQUIRED = (10000, Kind.FORBIDDEN, "HTTPS is required")
     UNAUTHORIZED = (10001, Kind.UNAUTHORIZED, "Unauthorized")
     NO_MODULE_ACCESS = (10002, Kind.FORBIDDEN, "No access to the module")
+    ADDRESS_BLOCKED = (10003, Kind.FORBIDDEN, "The address is blocked")
     BODY_NOT_OBJECT = (10004, Kind.VALIDATION, "The request body must be a JSON object")
     BODY_TOO_LARGE = (10004, Kind.VALIDATION, "The request body is too large", 413)
     INVALID_PARAMETER = (10005, Kind.VALIDATION, "Invalid parameter")
@@ -82,6 +83,7 @@ class ErrorCode(Enum):
     PROJECT_NOT_FOUND = (10165, Kind.VALIDATION, "Project not found")
     TRANSACTION_NOT_SAVED = (10190, Kind.INTERNAL, "Unable to save the transaction")
     FLIGHT_LOG_OFF = (10200, Kind.CONFLICT, "The organization does not use the flight log")
+    MEMBER_TOKEN_NEEDED = (10305, Kind.FORBIDDEN, "A member's access token is needed")
 
     @property
     def code(self) -> int:

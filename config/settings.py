@@ -195,7 +195,16 @@ SPECTACULAR_SETTINGS = {
 
 OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
-    "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
+    # DOT counts a refresh token's life from its access token's end: 90 days from the last use (document 2).
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600 - 3600,
+    # The Mobile API's sign-in (document 2, DECISIONS.md "Mobile sign-in"; accounts.mobile_oauth).
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 120,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
     # Keep only the SHA-256 checksum of issued tokens at rest (RFC 9700).
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
     "SCOPES": {},
@@ -240,6 +249,7 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 # API limits (DECISIONS.md: "Limits that the contract leaves open").
 MAIN_API_CALLS_PER_MINUTE = 120
 MOBILE_CLIENT_CALLS_PER_MINUTE = 600  # per app client over all its members, unless it has its own limit
+MOBILE_LOGIN_CALLS_PER_MINUTE = 120  # per member login (Mobile API v5), counted besides the client's
 FAILED_TOKEN_CHECKS_PER_IP = 20
 FAILED_TOKEN_CHECKS_WINDOW_SECONDS = 600
 # The login page and POST /login-checks share this count per username.

@@ -1,0 +1,106 @@
+"""Presenters of the Mobile API v5's Client (GET /client) and Member (GET /me), document 2."""
+
+from decimal import Decimal
+
+from apicore.presenters import (
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    STRING,
+    Expr,
+    Field,
+    Presenter,
+    Related,
+    array,
+    enum,
+    nullable,
+    obj,
+    text_or_none,
+)
+
+from ..models import MOBILE_MODULES, AppClient
+from ..models.token import RIGHT_VALUES
+from ..models.user import full_name_of
+from ..selectors import balance_expression
+
+NULLABLE_TEXT = nullable(STRING)
+
+
+def _allowed_organizations(_model, client_ids, _context):
+    rows = AppClient.organizations.through.objects.filter(appclient_id__in=client_ids).order_by("organization_id")
+    yield from rows.values_list("appclient_id", "organization_id")
+
+
+class ClientPresenter(Presenter):
+    """An app client, rendered from the row in memory (the caller's): one query for its organizations."""
+
+    fields = {
+        "id": Field(INTEGER, "id"),
+        "name": Field(STRING, "name"),
+        "app_name": Field(STRING, "app_name"),
+        "rights": Field(
+            {
+                "type": "object",
+                "description": "The app's right per module; a module without a right is left out.",
+                "properties": {module: enum(RIGHT_VALUES) for module in MOBILE_MODULES},
+                "additionalProperties": False,
+            },
+            "rights",
+            compute=lambda rights: {module: rights[module] for module in MOBILE_MODULES if rights.get(module)},
+        ),
+        "organizations": Field(
+            nullable(array(INTEGER)),
+            related=Related("id", load=_allowed_organizations),
+            compute=lambda ids: list(ids) or None,
+        ),
+        "rate_limit_per_minute": Field(INTEGER, "calls_per_minute"),
+    }
+
+
+def _name(name: str, first: str, prefix: str, last: str, username: str) -> dict:
+    return {
+        "first": first,
+        "prefix": prefix or None,
+        "last": last,
+        "full": full_name_of(name, first, prefix, last, username),
+    }
+
+
+def _money(value: Decimal | None) -> float:
+    return float(value or 0)
+
+
+class MemberPresenter(Presenter):
+    """The login's member (a Member row): one query with its login, organization and balance."""
+
+    fields = {
+        "id": Field(INTEGER, "user_id"),
+        "username": Field(STRING, "user__username"),
+        "member_number": Field(STRING, "member_number"),
+        "name": Field(
+            obj(first=STRING, prefix=NULLABLE_TEXT, last=STRING, full=STRING),
+            "user__name",
+            "user__first_name",
+            "user__last_name_particle",
+            "user__last_name",
+            "user__username",
+            compute=_name,
+        ),
+        # The member's membership (Main API v5's `membership`), by its id (docs: decisions-mobileapi.md).
+        "user_category": Field(nullable(INTEGER), "membership_id"),
+        "locked": Field(BOOLEAN, "locked"),
+        "organization": Field(
+            obj(id=INTEGER, name=STRING, homepage=NULLABLE_TEXT),
+            "organization_id",
+            "organization__name",
+            "organization__homepage",
+            compute=lambda id_, name, homepage: {"id": id_, "name": name, "homepage": text_or_none(homepage)},
+        ),
+        "balance": Field(NUMBER, Expr("balance", balance_expression), compute=_money),
+        "currency": Field(
+            obj(code=STRING, symbol=STRING),
+            "organization__currency_code",
+            "organization__currency_symbol",
+            compute=lambda code, symbol: {"code": code, "symbol": symbol},
+        ),
+    }

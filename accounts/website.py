@@ -25,25 +25,46 @@ def language_from_cl(request) -> str | None:
     return CL_LANGUAGES.get(request.GET.get("cl", "").strip().lower())
 
 
-class ClLanguageMixin:
+def activate_cl_language(request) -> None:
     """`?cl=se|gb|no|dk` activates that language for this request (others are ignored)."""
+    language = language_from_cl(request)
+    if language is not None:
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
 
+
+class ClLanguageMixin:
     def dispatch(self, request, *args, **kwargs):
-        language = language_from_cl(request)
-        if language is not None:
-            translation.activate(language)
-            request.LANGUAGE_CODE = language
+        activate_cl_language(request)
         return super().dispatch(request, *args, **kwargs)
 
 
 class LoginView(ClLanguageMixin, auth_views.LoginView):
     """GET shows the form; POST logs in and goes to `next` or the account page. When the username's failed
-    logins have reached the shared limit, the form comes back with status 429 and `Retry-After`."""
+    logins have reached the shared limit, the form comes back with status 429 and `Retry-After`.
+
+    As the first step of an app's sign-in (the query of GET /mobile/v5/oauth/authorize), the page names the
+    app and the organization, and the login goes on to the consent page with the same query.
+    """
 
     form_class = MemberLoginForm
     template_name = "registration/login.html"
     redirect_authenticated_user = True
     next_page = reverse_lazy("account")
+
+    def get_success_url(self):
+        from .website_oauth import consent_url, is_oauth_query
+
+        if is_oauth_query(self.request):
+            return consent_url(self.request)
+        return super().get_success_url()
+
+    def get_context_data(self, **kwargs):
+        from .website_oauth import oauth_login_brand
+
+        context = super().get_context_data(**kwargs)
+        context["oauth_brand"] = oauth_login_brand(self.request)
+        return context
 
     def form_valid(self, form):
         user = form.get_user()

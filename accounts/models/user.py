@@ -1,5 +1,5 @@
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.db import models, router, transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
@@ -62,12 +62,37 @@ class User(AbstractUser):
         verbose_name = _("user")
         verbose_name_plural = _("users")
 
+    # set_unusable_password() was called since the last save (set_password() leaves Django's `_password`).
+    _password_dropped = False
+
+    def set_unusable_password(self):
+        super().set_unusable_password()
+        self._password_dropped = True
+
     def save(self, *args, **kwargs):
         self.name = join_name(self.first_name, self.last_name_particle, self.last_name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and {"first_name", "last_name", "last_name_particle"} & set(update_fields):
             kwargs["update_fields"] = {*update_fields, "name"}
-        super().save(*args, **kwargs)
+        # A changed password ends every app login of the person (document 2: "Changes to a member's password
+        # end every login"): here, so that the reset and change pages, the admin's password form and any
+        # set_password() + save() all do it. A plain save costs nothing more; a new login has no app logins;
+        # Django's own rehash on login (check_password) clears `_password` and so ends nothing.
+        saves_password = update_fields is None or "password" in update_fields
+        password_changed = (
+            saves_password and (self._password is not None or self._password_dropped) and not self._state.adding
+        )
+        if saves_password:
+            self._password_dropped = False
+        if not password_changed:
+            super().save(*args, **kwargs)
+            return
+        from ..services.mobile_logins import mobile_logins_end_for_user
+        from .mobile_login import MobileLogin
+
+        with transaction.atomic(using=kwargs.get("using") or router.db_for_write(type(self), instance=self)):
+            super().save(*args, **kwargs)
+            mobile_logins_end_for_user(user=self, reason=MobileLogin.EndReason.PASSWORD)
 
     @property
     def full_name(self) -> str:

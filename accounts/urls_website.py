@@ -1,11 +1,12 @@
-"""Addresses of the member website (DECISIONS.md, Addresses): /login, /logout, /password-reset/..., /account/.
+"""Addresses of the member website (DECISIONS.md, Addresses): /login, /logout, /password-reset/..., /account/,
+/account/apps (the app logins), /account/password.
 
 The names are Django's own where its views and mail templates reverse them (login, password_reset_*).
 """
 
 from django.urls import path
 
-from . import website
+from . import website, website_account
 
 urlpatterns = [
     path("login", website.LoginView.as_view(), name="login"),
@@ -19,4 +20,7 @@ urlpatterns = [
     ),
     path("password-reset/complete", website.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("account/", website.AccountView.as_view(), name="account"),
+    path("account/apps", website_account.AccountAppsView.as_view(), name="account-apps"),
+    path("account/apps/<int:login_id>/end", website_account.AccountAppEndView.as_view(), name="account-app-end"),
+    path("account/password", website_account.AccountPasswordChangeView.as_view(), name="account-password"),
 ]

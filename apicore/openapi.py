@@ -9,7 +9,9 @@ reads a view is ours: `DeclaredAutoSchema` turns each `Operation` of `View.descr
 and the behaviour come from the same declarations.
 
 The OAuth token endpoint is django-oauth-toolkit's view, not a DRF one: `OAuthTokenSchema` documents it in
-OAuth's own form (a form-encoded request, `{error, error_description}` errors).
+OAuth's own form (a form-encoded request, `{error, error_description}` errors). Another API's OAuth views are
+documented by the schemas its generator names (`DeclaredSchemaGenerator.other_view_schema`, e.g. the Mobile
+API's in accounts.api.openapi_mobile_v5), or by a view's own `openapi_schema`.
 """
 
 import re
@@ -18,6 +20,7 @@ from typing import Any
 
 from django.urls import URLResolver, get_resolver, path
 from django.urls.converters import IntConverter, get_converters
+from django.utils.module_loading import import_string
 from drf_spectacular.generators import EndpointEnumerator, SchemaGenerator
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
@@ -359,6 +362,9 @@ class DeclaredAutoSchema(AutoSchema):
 class OAuthTokenSchema(AutoSchema):
     """POST of the OAuth 2.0 token endpoint (client credentials), in OAuth's form."""
 
+    methods = ("POST",)
+    token_endpoint = True  # its path is the security scheme's tokenUrl
+
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         oauth_error = component(registry, "OAuthError", OAUTH_ERROR)
         return {
@@ -425,24 +431,39 @@ def is_token_view(view_class: type) -> bool:
 
 
 class DeclaredEndpointEnumerator(EndpointEnumerator):
-    """Every route of the API: a view that declares itself, or the OAuth token view. Any other view on an
-    API route is an error, so that no route is left out of the document unnoticed."""
+    """Every route of the API: a view that declares itself, or one its generator has a schema for (the OAuth
+    views). Any other view on an API route is an error, so that no route is left out of the document
+    unnoticed. `generator` is the DeclaredSchemaGenerator it works for."""
+
+    generator: "DeclaredSchemaGenerator"
 
     def should_include_endpoint(self, path, callback):
         view_class = view_class_of(callback)
-        if is_token_view(view_class) or hasattr(view_class, "describe"):
+        if hasattr(view_class, "describe"):
             return True
-        raise TypeError(f"{path}: {view_class.__name__} does not describe its operations")
+        schema = self.generator.other_view_schema(path, view_class)
+        if schema is None:
+            return False  # documented elsewhere (the authorize page: the security scheme names it)
+        self.generator.view_schemas[callback] = schema
+        return True
 
     def get_allowed_methods(self, callback):
-        view_class = view_class_of(callback)
-        if is_token_view(view_class):
-            return ["POST"]
-        return [method.upper() for method in view_class.describe()]
+        schema = self.generator.view_schemas.get(callback)
+        if schema is not None:
+            return list(schema.methods)
+        return [method.upper() for method in view_class_of(callback).describe()]
+
+
+# A view that does not describe itself (django-oauth-toolkit's) may name the AutoSchema that documents it in
+# `openapi_schema` (None: on no path of the document); see DeclaredSchemaGenerator.other_view_schema.
+NOT_SET = object()
 
 
 class DeclaredSchemaGenerator(SchemaGenerator):
-    """The document of the routes in one URL namespace (an API), with their server prefix trimmed."""
+    """The document of the routes in one URL namespace (an API), with their server prefix trimmed.
+
+    Extension points for an API's document (document_routes' `generator`): `other_view_schema` (the views
+    that do not describe themselves) and `security_schemes`."""
 
     endpoint_inspector_cls = DeclaredEndpointEnumerator
     namespace = ""
@@ -451,15 +472,27 @@ class DeclaredSchemaGenerator(SchemaGenerator):
         kwargs["patterns"] = [namespace_resolver(self.namespace)]
         super().__init__(*args, **kwargs)
         self.token_url = ""
+        self.view_schemas: dict = {}  # callback -> the AutoSchema class of a view that does not describe itself
+        self.endpoint_inspector_cls = type("BoundEnumerator", (self.endpoint_inspector_cls,), {"generator": self})
+
+    def other_view_schema(self, path: str, view_class: type) -> type[AutoSchema] | None:
+        """The AutoSchema class of a route whose view does not describe itself; None leaves the route out of
+        the document. The view's own `openapi_schema` first, then the OAuth token view's (client credentials)."""
+        found = getattr(view_class, "openapi_schema", NOT_SET)
+        if found is not NOT_SET:
+            return found
+        if is_token_view(view_class):
+            return OAuthTokenSchema
+        raise TypeError(f"{path}: {view_class.__name__} does not describe its operations")
 
     def create_view(self, callback, method, request=None):
-        view_class = view_class_of(callback)
-        if is_token_view(view_class):
-            view = view_class(**getattr(callback, "initkwargs", {}))
+        schema_class = self.view_schemas.get(callback)
+        if schema_class is not None:
+            view = view_class_of(callback)(**getattr(callback, "initkwargs", {}))
             # What drf-spectacular reads of a DRF view, for a plain Django one.
             view.versioning_class = None
             view.initialize_request = lambda request: request
-            schema = OAuthTokenSchema()
+            schema = schema_class()
         else:
             view = super().create_view(callback, method, request)
             schema = DeclaredAutoSchema()
@@ -470,7 +503,9 @@ class DeclaredSchemaGenerator(SchemaGenerator):
 
     def _get_paths_and_endpoints(self):
         endpoints = super()._get_paths_and_endpoints()
-        self.token_url = next((path for path, _, _, view in endpoints if is_token_view(type(view))), "")
+        self.token_url = next(
+            (path for path, _, _, view in endpoints if getattr(view.schema, "token_endpoint", False)), ""
+        )
         return endpoints
 
     def get_schema(self, request=None, public=False):
@@ -579,11 +614,21 @@ class DocsView(SpectacularSwaggerView):
         return document_exception_handler
 
 
-def document_routes(prefix: str, *, namespace: str, title: str, version: str, description: str = "") -> list:
+def document_routes(
+    prefix: str,
+    *,
+    namespace: str,
+    title: str,
+    version: str,
+    description: str = "",
+    generator: type[DeclaredSchemaGenerator] | str = DeclaredSchemaGenerator,
+) -> list:
     """`<prefix>openapi.json` and `<prefix>docs` for the API whose routes are in `namespace`; place them
-    before the API's catch-all route."""
+    before the API's catch-all route. `generator`: a DeclaredSchemaGenerator subclass (or its dotted path)
+    for an API whose security scheme or OAuth views differ from the Main API's."""
     server = "/" + prefix.strip("/")
-    generator = type(f"{namespace}_generator", (DeclaredSchemaGenerator,), {"namespace": namespace})
+    base = import_string(generator) if isinstance(generator, str) else generator
+    generator = type(f"{namespace}_generator", (base,), {"namespace": namespace})
     settings = {
         "TITLE": title,
         "VERSION": version,

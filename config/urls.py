@@ -30,6 +30,16 @@ urlpatterns = [
         description="Generated from the endpoints' declarations. Replies are JSON; errors are Problem Details "
         "(RFC 9457) with the API's error code in `code`.",
     ),
+    *document_routes(
+        "mobile/v5/",
+        namespace="mobile_v5",
+        title="Mobile API v5",
+        version="5",
+        description="Generated from the endpoints' declarations. An app acts for one logged-in member (OAuth 2.1, "
+        "authorization code with PKCE). Replies are JSON; errors are Problem Details (RFC 9457) with the API's "
+        "error code in `code`, except on the /oauth endpoints (OAuth's form).",
+        generator="accounts.api.openapi_mobile_v5.MobileSchemaGenerator",
+    ),
     catch_all("main/"),
     catch_all("mobile/"),
     path("admin/", admin.site.urls),

@@ -199,6 +199,19 @@ def test_a_revoked_apps_logins_are_not_listed(member, apps, logins):
     assert "Annas iPhone" not in text and "Bokaren" in text
 
 
+def test_a_device_name_from_the_app_is_shown_as_text(member, apps):
+    login = app_login(member, apps[0], '<script>alert("x")</script>')
+    browser = web(member.user)
+
+    text = page_text(browser.get("/account/apps"))
+    message = page_text(browser.post(f"/account/apps/{login.pk}/end", follow=True))
+
+    for html in (text, message):
+        assert "<script>" not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in text
+    assert "&lt;script&gt;" in message
+
+
 def test_without_logins_the_page_says_so(member):
     text = page_text(web(member.user).get("/account/apps"))
 

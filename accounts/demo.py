@@ -8,6 +8,9 @@
 - Kiruna Flygklubb: a trial organization (no flight log) with 4 active members and one inactive.
 - Västerås has one webhook, subscribed to everything, at DEMO_WEBHOOK_URL (default: where `make run` starts
   `manage.py webhook_listen`); `"webhooks"` in the JSON is null where that address is refused.
+- The Mobile API v5 (`"mobile"` in the JSON): a public and a confidential app client with fixed client ids and
+  redirect addresses in the app's own scheme, a member who flies (as pilot and as instructor), pays and may
+  book, another member of the same club with bookings in the coming weeks, and pictures of a few aircraft.
 
 Fixed data only: names and numbers are written out here, and the few values that vary between members come
 from random.Random with a fixed seed. Expiry dates and transaction dates are counted from the club's today,
@@ -18,6 +21,7 @@ stay stable.
 
 import datetime as dt
 import hashlib
+import io
 import os
 import random
 from dataclasses import dataclass, field
@@ -27,7 +31,9 @@ from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
 
 from apicore import clock
+from bookings.models import Booking
 from economy.models import Transaction
+from objects_app.models import BookableObject
 from webhooks.addresses import AddressRefused
 from webhooks.services import webhook_create
 
@@ -36,6 +42,7 @@ from .expiry import NEVER_EXPIRES
 from .models import MODULES, Member, Membership, Organization, User, UserEmail, UserExpiryDate, UserGroup
 from .services import (
     api_token_create,
+    app_client_create,
     expiry_date_type_create,
     member_set_roles,
     user_create,
@@ -696,6 +703,7 @@ def build_world() -> dict:
     _save_scans(scans)
     second_token = _token(second, second_admin, "full", 200001, all_rights)
     operations = build_demo_operations(club, second)
+    mobile = _mobile(club, operations, today)
 
     trial, trial_admin = _trial_club(admin_hash, member_hash)
     tokens["trial_full"] = _token(trial, trial_admin, "full", 300001, all_rights)
@@ -721,6 +729,7 @@ def build_world() -> dict:
             "admin": {"username": trial_admin.username, "password": ADMIN_PASSWORD},
         },
         "operations": operations,
+        "mobile": mobile,
         "webhooks": webhook,
     }
 
@@ -775,3 +784,167 @@ def _trial_club(admin_hash: str, member_hash: str) -> tuple[Organization, User]:
     user_update(member=made[-1], active=False)
     User.objects.filter(members__organization=trial).exclude(pk=admin.pk).update(password=member_hash)
     return trial, admin
+
+
+# --- the Mobile API v5 --------------------------------------------------------------------------------------
+
+MOBILE_RIGHTS = {"organization": "r", "objects": "r", "bookings": "rw", "flightlogs": "r", "transactions": "r"}
+# Redirect addresses in the app's own scheme, reverse-domain form (RFC 8252 7.1), compared as exact strings.
+MOBILE_REDIRECT_URIS = {
+    "public": "se.example.flyclub:/oauth/callback",
+    "confidential": "se.example.flyclub.partner:/oauth/callback",
+}
+# The member the app signs in as: the chief flying instructor, who flies as pilot and as instructor; and a
+# member of the same club with bookings in the coming weeks.
+MOBILE_MEMBER = "asa.oberg"
+MOBILE_OTHER_MEMBER = "erik"
+# Pictures (the objects' `thumbnail`): registration -> gradient from top to bottom. The others have none.
+PICTURES = {
+    "SE-KXY": ((35, 92, 160), (196, 222, 245)),
+    "SE-MIX": ((150, 40, 40), (246, 214, 190)),
+    "SE-MHN": ((28, 28, 48), (120, 140, 190)),
+    "LN-NFT": ((20, 100, 80), (200, 235, 220)),
+}
+PICTURE_DIR = "objects/demo"
+
+
+def _mobile(club: Organization, operations: dict, today: dt.date) -> dict:
+    """The `"mobile"` key: app clients, the member and the other member, their data, aircraft pictures."""
+    clients = {
+        # The public client (a native app with PKCE) is allowed everywhere; the confidential one only here.
+        "public": _app_client("public", confidential=False, organizations=[]),
+        "confidential": _app_client("confidential", confidential=True, organizations=[club]),
+    }
+    member = Member.objects.select_related("user").get(organization=club, user__username=f"{club.pk}-{MOBILE_MEMBER}")
+    other = Member.objects.select_related("user").get(
+        organization=club, user__username=f"{club.pk}-{MOBILE_OTHER_MEMBER}"
+    )
+    _mobile_member_money(club, member.user, today)
+    objects = operations["objects"]
+    zone = clock.zone(club.timezone)
+    coming = [
+        (objects["SE-KXY"], other.user, 2, "Local flight, back by lunch."),
+        (objects["SE-KXY"], other.user, 6, "Trip to Örebro."),
+        (objects["SE-MIX"], other.user, 13, ""),
+        (objects["SE-MIX"], member.user, 4, "Checkout of a new instructor."),
+    ]
+    for object_id, user, days, comment in coming:
+        _coming_booking(object_id, user, today + dt.timedelta(days=days), zone, comment)
+    _save_pictures(operations)
+    return {
+        "base_url": "/mobile/v5",
+        "clients": clients,
+        "member": {"id": member.user_id, "username": member.user.username, "password": MEMBER_PASSWORD},
+        "other_member": {"id": other.user_id, "username": other.user.username, "password": MEMBER_PASSWORD},
+    }
+
+
+def _app_client(label: str, *, confidential: bool, organizations: list[Organization]) -> dict:
+    """An app client with a fixed client id (and key), so that an app set up against the demo keeps working
+    after `make run` again. The key is in the JSON for the demo only: the service keeps it hashed."""
+    redirect_uri = MOBILE_REDIRECT_URIS[label]
+    client, _key = app_client_create(
+        name="Demo Apps AB",
+        app_name="Flying club (demo)" if not confidential else "Flying club partner portal (demo)",
+        developer_contact="apps@example.com",
+        rights=MOBILE_RIGHTS,
+        organizations=organizations,
+        redirect_uris=[redirect_uri],
+        confidential=confidential,
+    )
+    application = client.application
+    application.client_id = f"demo-mobile-{label}"
+    fields = ["client_id"]
+    if confidential:
+        application.client_secret = _demo_secret(f"mobile-{label}")  # hashed by DOT on save
+        fields.append("client_secret")
+    application.save(update_fields=fields)
+    made = {"client_id": application.client_id}
+    if confidential:
+        made["secret"] = _demo_secret(f"mobile-{label}")
+    return made | {"redirect_uri": redirect_uri}
+
+
+def _mobile_member_money(club: Organization, user: User, today: dt.date) -> None:
+    """More than a year of the member's account besides the flights' charges; one comment has an internal
+    note after `#`, which the Mobile API leaves out."""
+    rows = [
+        (400, "-1800.00", "Annual fee {year}"),
+        (390, "1800.00", "Payment, thank you"),
+        (120, "-1800.00", "Annual fee {year}"),
+        (112, "1800.00", "Payment, thank you"),
+        (45, "312.50", "Fuel refund, Linköping #paid from the petty cash, receipt 4471"),
+        (14, "3000.00", "Deposit to flight account"),
+    ]
+    Transaction.objects.bulk_create(
+        Transaction(
+            organization=club,
+            user=user,
+            date=today - dt.timedelta(days=days),
+            amount=Decimal(amount),
+            comment=comment.format(year=(today - dt.timedelta(days=days)).year),
+        )
+        for days, amount, comment in rows
+    )
+
+
+def _coming_booking(object_id: int, user: User, day: dt.date, zone, comment: str) -> None:
+    """A two-hour private booking on `day` at the first free start of 10:00, 12:00 and 14:00 local; with none
+    free, a queue booking at 10:00 (the aircraft allows a queue)."""
+    free = None
+    for hour in (10, 12, 14):
+        start = dt.datetime.combine(day, dt.time(hour), tzinfo=zone).astimezone(dt.UTC)
+        end = start + dt.timedelta(hours=2)
+        overlapping = Booking.objects.filter(object_id=object_id, is_primary=True, start_at__lt=end, end_at__gt=start)
+        if not overlapping.exists():
+            free = start, end
+            break
+    if free is None:
+        start = dt.datetime.combine(day, dt.time(10), tzinfo=zone).astimezone(dt.UTC)
+        end = start + dt.timedelta(hours=2)
+    else:
+        start, end = free
+    Booking.objects.create(
+        object_id=object_id,
+        user=user,
+        start_at=start,
+        end_at=end,
+        type="PRIV",
+        is_primary=free is not None,
+        comment=comment,
+        created_at=min(start - dt.timedelta(days=1), clock.now()),
+        created_by=user,
+    )
+
+
+def aircraft_picture(registration: str, top: tuple, bottom: tuple) -> bytes:
+    """A 600x400 JPEG: a gradient from `top` to `bottom` with the registration written across it."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    size = (600, 400)
+    mask = Image.linear_gradient("L").resize(size)
+    image = Image.composite(Image.new("RGB", size, bottom), Image.new("RGB", size, top), mask)
+    draw = ImageDraw.Draw(image)
+    draw.line([(0, 300), (600, 300)], fill=(255, 255, 255), width=2)  # a horizon
+    try:
+        font = ImageFont.load_default(size=96)
+    except (AttributeError, ImportError, OSError):  # Pillow without FreeType: the small bitmap font
+        font = ImageFont.load_default()
+    draw.text(
+        (300, 180), registration, font=font, anchor="mm", fill=(255, 255, 255), stroke_width=3, stroke_fill=(0, 0, 0)
+    )
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=85)
+    return out.getvalue()
+
+
+def _save_pictures(operations: dict) -> None:
+    """The pictures of PICTURES under fixed names, written anew on each run (the same bytes)."""
+    ids = operations["objects"] | {operations["shared_object"]["registration"]: operations["shared_object"]["id"]}
+    storage = BookableObject._meta.get_field("thumbnail").storage
+    for registration, (top, bottom) in PICTURES.items():
+        name = f"{PICTURE_DIR}/{registration}.jpg"
+        if storage.exists(name):
+            storage.delete(name)
+        saved = storage.save(name, ContentFile(aircraft_picture(registration, top, bottom)))
+        BookableObject.objects.filter(pk=ids[registration]).update(thumbnail=saved)

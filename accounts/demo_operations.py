@@ -11,7 +11,8 @@ counted back from the organization's today (apicore.clock), so a run on the same
 
 The demo's specials: a night flight that passes local midnight (and UTC midnight: its landing and block-on
 are on the next day in both), a flight whose arrival tachometer reading was forgotten, and a second
-organization (Bergen Flyklubb) that hides the crew in its log, whose Cessna is shared with Västerås.
+organization (Bergen Flyklubb) that hides the crew in its log, whose Cessna is shared with Västerås; and the
+Katana SE-LKD, which allows no queue bookings (the others do).
 """
 
 import datetime as dt
@@ -102,6 +103,7 @@ class Aircraft:
     night: bool = False
     expected_airborne: bool = False
     max_booking_minutes: int | None = None
+    queue_allowed: bool = True  # a booking over another becomes a queue booking; False: it is refused
     comment: str = ""
     sold_days_ago: int | None = None  # inactive: no flights after that
 
@@ -124,7 +126,7 @@ VASTERAS_FLEET = (
     Aircraft("SE-KXY", "C172", "Cessna 172 Skyhawk", "1650", 110, 6120, "4890.40", 14230, 210, school=True),
     Aircraft("SE-MIX", "P28A", "Piper PA-28-161 Warrior", "1550", 105, 8450, "6712.85", 17905, 170, school=True),
     Aircraft("SE-KMO", "C152", "Cessna 152", "1250", 95, 9810, "8020.10", 26544, 150, school=True),
-    Aircraft("SE-LKD", "DV20", "Diamond DV20 Katana", "1350", 100, 3988, "3301.75", 9120, 110),
+    Aircraft("SE-LKD", "DV20", "Diamond DV20 Katana", "1350", 100, 3988, "3301.75", 9120, 110, queue_allowed=False),
     Aircraft(
         "SE-MHN",
         "SR20",
@@ -500,13 +502,14 @@ class Planner:
                         if index == 0:
                             day_legs[0].daily_check = True
                         legs.extend(day_legs)
-                    if rng.random() < 0.03:  # someone queued behind
+                    if rng.random() < 0.03:  # someone queued behind (where the aircraft allows a queue)
                         queued = rng.choice(pool)
                         if queued != booker:
                             booking = self._booking(obj, spec, start, end, queued, None, "private", [])
                             booking.is_primary = False
                             booking.comment = "In the queue, in case the weather stops the first."
-                            year.bookings.append(booking)
+                            if spec.queue_allowed:  # drawn all the same: the other aircraft's year stays as it was
+                                year.bookings.append(booking)
             day += dt.timedelta(days=1)
         for special in specials:
             legs.append(special(self, obj, spec, pool, year))
@@ -909,6 +912,7 @@ def make_fleet(
             use_expected_airborne=spec.expected_airborne,
             force_expected_time=spec.expected_airborne and spec.max_booking_minutes is not None,
             max_booking_length=spec.max_booking_minutes,
+            queue_allowed=spec.queue_allowed,
             **spec.start,
         )
         for spec in fleet

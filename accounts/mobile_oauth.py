@@ -78,7 +78,11 @@ class MobileCodeGrant(AuthorizationCodeGrant):
     def validate_token_request(self, request):
         try:
             super().validate_token_request(request)
-        except (errors.MissingCodeVerifierError, errors.MismatchingRedirectURIError) as error:
+        except (
+            errors.MissingCodeVerifierError,
+            errors.MismatchingRedirectURIError,
+            errors.MissingRedirectURIError,
+        ) as error:
             raise errors.InvalidGrantError(request=request, description=error.description) from error
 
 
@@ -108,6 +112,12 @@ class MobileServer(AuthorizationEndpoint, TokenEndpoint, ResourceEndpoint, Revoc
         )
         ResourceEndpoint.__init__(self, default_token="Bearer", token_types={"Bearer": self.bearer})
         RevocationEndpoint.__init__(self, request_validator)
+
+
+def oauth_server() -> "MobileServer":
+    from oauth2_provider.settings import oauth2_settings
+
+    return MobileServer(MobileOAuthValidator(), **oauth2_settings.server_kwargs)
 
 
 class MobileOAuthValidator(OAuth2Validator):

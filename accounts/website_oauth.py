@@ -13,18 +13,13 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import View
-from oauth2_provider.settings import oauth2_settings
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
 from .api.oauth_mobile_v5 import app_redirect, authorize_error_page, fatal_error_text, redirect_with_error
-from .mobile_oauth import MobileOAuthValidator, MobileServer
+from .mobile_oauth import oauth_server
 from .models import AppClient, Member, Organization
 from .services.mobile_logins import app_consent_given, app_consent_record, members_for_app
 from .website import ClLanguageMixin
-
-
-def oauth_server() -> MobileServer:
-    return MobileServer(MobileOAuthValidator(), **oauth2_settings.server_kwargs)
 
 
 def is_oauth_query(request) -> bool:
@@ -125,7 +120,7 @@ class ConsentView(ClLanguageMixin, LoginRequiredMixin, View):
         return self._page(request)
 
     def post(self, request, *args, **kwargs):
-        if "allow" not in request.POST:
+        if "allow" not in request.POST or not self.members:
             return self._deny()
         member = self._chosen(request)
         if member is None:

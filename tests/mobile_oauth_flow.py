@@ -81,7 +81,10 @@ class App:
         reply = self.authorize(**changes)
         assert reply.status_code == 302, reply
         login_url = reply["Location"]
-        assert self.browser.get(login_url, **HTTPS).status_code == 200
+        page = self.browser.get(login_url, **HTTPS)
+        if page.status_code == 302:  # logged in on the website already: on to the consent page
+            return page
+        assert page.status_code == 200, page
         return self.browser.post(login_url, {"username": member.user.username, "password": password}, **HTTPS)
 
     def consent(self, member: Member, *, allow: bool = True, organization=None, **changes):

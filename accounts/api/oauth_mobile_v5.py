@@ -17,7 +17,6 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.generic import View
 from oauth2_provider.views import RevokeTokenView, TokenView
-from oauth2_provider.views.mixins import OAuthLibMixin
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
 from apicore import ratelimit
@@ -181,13 +180,11 @@ class MobileRevokeView(_MobileOAuthView, RevokeTokenView):
         return response
 
 
-class MobileAuthorizeView(OAuthLibMixin, View):
+class MobileAuthorizeView(View):
     """GET /oauth/authorize: checks the request, then 302 to the member website's login page with the same
     query. An unknown client or a redirect address not registered for it gets an error page, never a
     redirect; other mistakes go back to the app's redirect address with `error` and the `state`."""
 
-    server_class = MobileServer
-    validator_class = MobileOAuthValidator
     http_method_names = ["get"]
 
     def get(self, request, *args, **kwargs):
@@ -197,11 +194,11 @@ class MobileAuthorizeView(OAuthLibMixin, View):
         if _blocked(request):
             return authorize_error_page(request, _("Requests from this address are blocked."), status=403)
         try:
-            self.validate_authorization_request(request)
+            mobile_oauth.oauth_server().validate_authorization_request(request.build_absolute_uri(), http_method="GET")
         except oauth_errors.FatalClientError as error:
             return authorize_error_page(request, fatal_error_text(error))
         except oauth_errors.OAuth2Error as error:
-            return HttpResponseRedirect(redirect_with_error(error), status=302)
+            return app_redirect(redirect_with_error(error))
         query = request.META.get("QUERY_STRING", "")
         return HttpResponseRedirect(f"/login?{query}")
 

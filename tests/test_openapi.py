@@ -686,3 +686,254 @@ def test_the_docs_page_loads_only_this_servers_own_files():
     assert not re.search(r"https?://", script), "the inline script names another host"
     assert '"validatorUrl": null' in script  # Swagger UI would otherwise send the document to swagger.io
     assert f'"{DOCUMENT_URL}"' in script
+
+
+# --- the Mobile API v5's document (/mobile/v5/openapi.json) ---------------------------------------------------
+# The same demands as Main's: valid OpenAPI 3.1, every route, method, field and error code the endpoints
+# declare, real replies conforming, the replies before the view listed, a docs page of this server's own files.
+# The completeness check is Main's own (`missing_from`), run over the Mobile routes.
+
+MOBILE_BASE = "/mobile/v5"
+
+
+@pytest.fixture(scope="module")
+def mobile_document():
+    response = Client().get(f"{MOBILE_BASE}/openapi.json", secure=True)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def mobile_api_routes():
+    """(OpenAPI path, view class) of every Mobile v5 route the document has an operation for (the authorize
+    page is the security scheme's authorizationUrl, not an operation)."""
+    from accounts.api.openapi_mobile_v5 import MobileSchemaGenerator
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern):
+                route = "/" + ROUTE_PARAMETER.sub(r"{\1}", prefix + str(pattern.pattern)).replace("{pk}", "{id}")
+                view_class = pattern.callback.view_class
+                if hasattr(view_class, "describe") or MobileSchemaGenerator.other_view_schema(
+                    None, f"{MOBILE_BASE}{route}", view_class
+                ):
+                    yield route, view_class
+
+    return list(walk(namespace_resolver("mobile_v5").url_patterns, ""))
+
+
+@pytest.fixture
+def mobile_routes(monkeypatch):
+    """Main's walking helpers (api_routes, declared_operations, missing_from) over the Mobile routes."""
+    import sys
+
+    monkeypatch.setattr(sys.modules[__name__], "api_routes", mobile_api_routes)
+
+
+@pytest.fixture
+def mobile_world(org):
+    from accounts.services import app_client_create
+    from tests.mobile_helpers import ALL_MOBILE_RIGHTS, issue_app_token, issue_member_tokens
+
+    client, key = app_client_create(
+        name="Aero Apps AB",
+        app_name="Club Flyer",
+        rights=ALL_MOBILE_RIGHTS,
+        organizations=[],
+        redirect_uris=["se.example.flyer:/oauth"],
+        confidential=True,
+    )
+    member = MemberFactory(organization=org)
+    return {
+        "client": client,
+        "key": key,
+        "member": member,
+        "tokens": issue_member_tokens(member, client),
+        "app_token": issue_app_token(client),
+    }
+
+
+def mobile_call(method: str, path: str, bearer: str | None, **extra):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {bearer}"} if bearer else {}
+    return getattr(Client(), method.lower())(f"{MOBILE_BASE}{path}", secure=True, **headers, **extra)
+
+
+def mobile_oauth_post(path: str, client, key: str, data: dict, **extra):
+    return Client().post(
+        f"{MOBILE_BASE}{path}", data, secure=True, HTTP_AUTHORIZATION=basic(client.client_id, key), **extra
+    )
+
+
+def test_the_mobile_document_is_valid_openapi_3_1(mobile_document):
+    validate_spec(mobile_document)
+    assert mobile_document["openapi"].startswith("3.1")
+    assert mobile_document["servers"] == [{"url": MOBILE_BASE}]
+    assert mobile_document["info"]["title"] == "Mobile API v5"
+
+
+def test_the_mobile_document_is_public_json_over_https_only():
+    response = Client().get(f"{MOBILE_BASE}/openapi.json", secure=True)
+    assert response["Content-Type"].startswith("application/vnd.oai.openapi+json")
+
+    plain = Client().get(f"{MOBILE_BASE}/openapi.json")
+    assert plain.status_code == 403
+    assert plain["Content-Type"] == "application/problem+json"
+
+
+def test_the_mobile_security_scheme_is_the_authorization_code_flow_with_pkce(mobile_document, mobile_routes):
+    schemes = mobile_document["components"]["securitySchemes"]
+    flows = schemes["oauth2"]["flows"]
+
+    assert schemes["oauth2"]["type"] == "oauth2"
+    assert "PKCE" in schemes["oauth2"]["description"] and "S256" in schemes["oauth2"]["description"]
+    assert flows["authorizationCode"]["authorizationUrl"] == reverse("mobile_v5:oauth-authorize")
+    assert flows["authorizationCode"]["authorizationUrl"] == "/mobile/v5/oauth/authorize"
+    assert flows["authorizationCode"]["tokenUrl"] == reverse("mobile_v5:oauth-token") == "/mobile/v5/oauth/token"
+    assert flows["authorizationCode"]["refreshUrl"] == "/mobile/v5/oauth/token"
+    assert flows["clientCredentials"]["tokenUrl"] == "/mobile/v5/oauth/token"
+    assert "/oauth/authorize" not in mobile_document["paths"]
+    for path, method, _, _ in declared_operations():
+        assert mobile_document["paths"][path][method]["security"] == [{"oauth2": []}], (method, path)
+
+
+def test_the_mobile_document_names_every_route_method_field_and_error(mobile_document, mobile_routes):
+    assert {path for path, _ in api_routes()} >= {"/client", "/me", "/oauth/token", "/oauth/revoke"}
+    assert list(declared_operations())
+
+    assert missing_from(mobile_document) == []
+
+
+def test_a_missing_mobile_route_or_error_is_found(mobile_document, mobile_routes):
+    without_route = copy.deepcopy(mobile_document)
+    del without_route["paths"]["/me"]
+    without_code = copy.deepcopy(mobile_document)
+    without_code["paths"]["/me"]["get"]["responses"]["403"]["content"]["application/problem+json"]["schema"][
+        "properties"
+    ]["code"]["enum"].remove(10305)
+
+    assert "route /me" in missing_from(without_route)
+    assert "error 10305 (403) of GET /me" in missing_from(without_code)
+
+
+def test_the_mobile_errors_are_documented_where_they_can_happen(mobile_document):
+    def codes(path, status):
+        reply = mobile_document["paths"][path]["get"]["responses"][status]
+        return reply["content"]["application/problem+json"]["schema"]["properties"]["code"]["enum"]
+
+    assert codes("/me", "403") == [10000, 10003, 10305]
+    assert codes("/client", "403") == [10000, 10003]  # the app's own token is good for GET /client
+    for path in ("/me", "/client"):
+        assert codes(path, "401") == [10001]
+        assert codes(path, "429") == [10013]
+        assert codes(path, "400") == [10005, 10007]
+        assert codes(path, "414") == [10005]
+
+
+def test_the_mobile_oauth_endpoints_are_documented_in_oauth_form(mobile_document):
+    token = mobile_document["paths"]["/oauth/token"]["post"]
+    revoke = mobile_document["paths"]["/oauth/revoke"]["post"]
+    request = deref(mobile_document, token["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"])
+
+    assert set(mobile_document["paths"]["/oauth/token"]) == set(mobile_document["paths"]["/oauth/revoke"]) == {"post"}
+    assert request["properties"]["grant_type"]["enum"] == ["authorization_code", "refresh_token", "client_credentials"]
+    assert (
+        request["properties"]["code_verifier"]["minLength"],
+        request["properties"]["code_verifier"]["maxLength"],
+    ) == (
+        43,
+        128,
+    )
+    assert (
+        "token"
+        in deref(mobile_document, revoke["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"])[
+            "required"
+        ]
+    )
+    for operation in (token, revoke):
+        for status in ("400", "401", "403", "413"):
+            error = deref(mobile_document, operation["responses"][status]["content"]["application/json"]["schema"])
+            assert error["required"] == ["error", "error_description"]
+        assert "application/problem+json" in operation["responses"]["429"]["content"]
+        assert "application/problem+json" in operation["responses"]["414"]["content"]
+
+
+def test_real_mobile_replies_conform_to_the_document(mobile_document, mobile_world):
+    conformance = Conformance(mobile_document)
+    world = mobile_world
+    member_token, app_token = world["tokens"].access_token, world["app_token"]
+
+    conformance.check("GET", "/client", mobile_call("GET", "/client", member_token), 200)
+    conformance.check("GET", "/client", mobile_call("GET", "/client", app_token), 200)
+    conformance.check("GET", "/me", mobile_call("GET", "/me", member_token), 200)
+    issued = mobile_oauth_post("/oauth/token", world["client"], world["key"], {"grant_type": "client_credentials"})
+    conformance.check("POST", "/oauth/token", issued, 200)
+    revoked = mobile_oauth_post(
+        "/oauth/revoke", world["client"], world["key"], {"token": world["tokens"].refresh_token}
+    )
+    conformance.check("POST", "/oauth/revoke", revoked, 200)
+
+    documented = {(method, path) for path, item in mobile_document["paths"].items() for method in item}
+    exercised = {(method, path) for method, path, status in conformance.checked if status < 300}
+    assert documented - exercised == set(), "operations without a checked success reply"
+
+
+def test_mobile_error_replies_conform_to_the_document(mobile_document, mobile_world, settings):
+    from accounts.models import BlockedAddress
+
+    conformance = Conformance(mobile_document)
+    world = mobile_world
+    member_token, app_token = world["tokens"].access_token, world["app_token"]
+
+    for path in ("/client", "/me"):
+        conformance.check("GET", path, mobile_call("GET", f"{path}?surprise=1", member_token), 400)
+        conformance.check("GET", path, mobile_call("GET", path, None), 401)
+        conformance.check("GET", path, mobile_call("GET", path, "wrong"), 401)
+        conformance.check("GET", path, mobile_call("GET", path, member_token, HTTP_HOST="evil.example"), 400)
+        conformance.check_method_not_allowed("POST", path, mobile_call("POST", path, member_token))
+    conformance.check("GET", "/me", mobile_call("GET", "/me", app_token), 403)  # 10305
+    settings.MOBILE_LOGIN_CALLS_PER_MINUTE = 0
+    conformance.check("GET", "/me", mobile_call("GET", "/me", member_token), 429)
+    BlockedAddress.objects.create(network="127.0.0.1")
+    conformance.check("GET", "/client", mobile_call("GET", "/client", member_token), 403)  # 10003
+    conformance.check(
+        "POST", "/oauth/token", mobile_oauth_post("/oauth/token", world["client"], world["key"], {}), 403
+    )  # access_denied
+    BlockedAddress.objects.all().delete()
+    wrong_key = mobile_oauth_post("/oauth/token", world["client"], "wrong", {"grant_type": "client_credentials"})
+    conformance.check("POST", "/oauth/token", wrong_key, 401)
+    password = mobile_oauth_post(
+        "/oauth/token", world["client"], world["key"], {"grant_type": "password", "username": "a", "password": "b"}
+    )
+    conformance.check("POST", "/oauth/token", password, 400)
+    conformance.check(
+        "POST", "/oauth/revoke", mobile_oauth_post("/oauth/revoke", world["client"], world["key"], {}), 400
+    )
+
+
+def test_replies_before_the_view_are_documented_on_every_mobile_operation(mobile_document):
+    for path, item in mobile_document["paths"].items():
+        for method, operation in item.items():
+            if path.startswith("/oauth/"):
+                continue
+            codes = {
+                status: reply["content"]["application/problem+json"]["schema"]["properties"]["code"]["enum"]
+                for status, reply in operation["responses"].items()
+                if status >= "400"
+            }
+            assert 10005 in codes["400"] and codes["414"] == [10005], (method, path)
+            assert ("413" in codes) is ("requestBody" in operation), (method, path)
+
+
+@override_settings(WHITENOISE_USE_FINDERS=True, WHITENOISE_AUTOREFRESH=True)
+def test_the_mobile_docs_page_loads_only_this_servers_own_files():
+    response = Client().get(f"{MOBILE_BASE}/docs", secure=True)
+
+    assert response.status_code == 200
+    page = Addresses()
+    page.feed(response.content.decode())
+    assert len(page.addresses) >= 3
+    for address in page.addresses:
+        parts = urlsplit(address)
+        assert not parts.scheme and not parts.netloc, address
+    assert f"{MOBILE_BASE}/openapi.json" in response.content.decode()

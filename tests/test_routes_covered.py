@@ -70,3 +70,50 @@ def test_one_class_per_route_and_no_exemption_for_a_covered_or_missing_route():
 
     assert sorted(name for name in set(claimed) if claimed.count(name) > 1) == []
     assert set(EXEMPT) <= names - set(claimed)
+
+
+# --- the Mobile API v5 --------------------------------------------------------------------------------------
+# Its routes are not held to Main's contract classes (another caller, another token): each names the test
+# files that hold it to document 2, and every route must be named here, so that a new one is not left untested.
+
+MOBILE_NAMESPACE = "mobile_v5"
+MOBILE_ROUTE_TESTS = {
+    "client": ("test_mobile_v5_client_me.py", "test_mobile_v5_auth.py", "test_openapi.py"),
+    "me": ("test_mobile_v5_client_me.py", "test_mobile_v5_auth.py", "test_blocked_addresses.py", "test_openapi.py"),
+    "oauth-authorize": ("test_openapi.py",),
+    "oauth-token": ("test_openapi.py",),
+    "oauth-revoke": ("test_openapi.py",),
+}
+
+
+def uncovered_mobile_routes(urlconf=None) -> list[str]:
+    return [
+        f"{name} ({address})"
+        for name, address in namespace_routes(MOBILE_NAMESPACE, urlconf)
+        if name not in MOBILE_ROUTE_TESTS
+    ]
+
+
+def test_every_mobile_route_names_its_tests():
+    assert uncovered_mobile_routes() == [], "Mobile API routes without tests named in MOBILE_ROUTE_TESTS"
+
+
+def test_the_named_mobile_tests_exist_and_call_their_route():
+    names = {name for name, _ in namespace_routes(MOBILE_NAMESPACE)}
+    folder = tests.__path__[0]
+    for name, files in MOBILE_ROUTE_TESTS.items():
+        assert name in names, f"{name} is no route of {MOBILE_NAMESPACE} any more"
+        address = next(address for route, address in namespace_routes(MOBILE_NAMESPACE) if route == name)
+        endpoint = "/" + address.removeprefix("mobile/v5/")
+        for file in files:
+            with open(f"{folder}/{file}", encoding="utf-8") as source:
+                assert f'"{endpoint}' in source.read(), f"{file} does not call {endpoint}"
+
+
+def test_a_mobile_route_added_without_tests_is_named():
+    view = HttpResponse
+    routes = [path("me", view, name="me"), path("boats", view, name="boats")]
+    urlconf = ModuleType("mobile_urls_with_a_new_route")
+    urlconf.urlpatterns = [path("mobile/v5/", include((routes, MOBILE_NAMESPACE)))]
+
+    assert uncovered_mobile_routes(urlconf) == ["boats (mobile/v5/boats)"]

@@ -25,10 +25,11 @@ import io
 import os
 import random
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_CEILING, Decimal
 
 from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
+from django.db.models import Sum
 
 from apicore import clock
 from bookings.models import Booking
@@ -866,15 +867,18 @@ def _app_client(label: str, *, confidential: bool, organizations: list[Organizat
 
 
 def _mobile_member_money(club: Organization, user: User, today: dt.date) -> None:
-    """More than a year of the member's account besides the flights' charges; one comment has an internal
-    note after `#`, which the Mobile API leaves out."""
+    """More than a year of the member's account besides the flights' charges: fees, payments and a deposit
+    each quarter that keep the balance about even; one comment has an internal note after `#`, which the
+    Mobile API leaves out."""
+    charged = -(Transaction.objects.filter(organization=club, user=user).aggregate(total=Sum("amount"))["total"] or 0)
+    deposit = max(Decimal(1000), (Decimal(charged) / 4 / 1000).quantize(Decimal(1), ROUND_CEILING) * 1000)
     rows = [
         (400, "-1800.00", "Annual fee {year}"),
         (390, "1800.00", "Payment, thank you"),
         (120, "-1800.00", "Annual fee {year}"),
         (112, "1800.00", "Payment, thank you"),
         (45, "312.50", "Fuel refund, Linköping #paid from the petty cash, receipt 4471"),
-        (14, "3000.00", "Deposit to flight account"),
+        *((days, str(deposit), "Deposit to flight account") for days in (330, 240, 150, 60)),
     ]
     Transaction.objects.bulk_create(
         Transaction(

@@ -127,6 +127,8 @@ def test_the_member_has_more_than_a_year_of_transactions_with_a_note(member, clu
     assert own.count() >= 6
     assert own.filter(date__lt=today - dt.timedelta(days=366)).exists()
     assert own.filter(date__gte=today - dt.timedelta(days=60)).exists()
+    balance = sum(own.values_list("amount", flat=True))
+    assert 0 < balance < 5000  # deposits keep it about even: an app's lobby shows a club member's balance
     noted = own.filter(comment__contains="#")
     assert noted.count() == 1
     assert noted.get().comment.split("#")[0].strip()  # something left for the member to read

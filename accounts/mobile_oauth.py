@@ -18,6 +18,7 @@ rotation and reuse protection, hashed tokens, client secrets as password hashes)
 import contextvars
 import hashlib
 import json
+import re
 
 from oauth2_provider.models import (
     get_access_token_model,
@@ -31,6 +32,8 @@ from oauthlib.oauth2.rfc6749 import errors
 from oauthlib.oauth2.rfc6749.grant_types import AuthorizationCodeGrant, ClientCredentialsGrant, RefreshTokenGrant
 from oauthlib.oauth2.rfc6749.grant_types.authorization_code import code_challenge_method_s256
 from oauthlib.oauth2.rfc6749.tokens import BearerToken
+
+from apicore.schema import unsafe_text
 
 from .models import Member, MobileLogin
 from .services.mobile_logins import (
@@ -57,6 +60,13 @@ CODE_EXPIRED = "code-expired"
 LOGIN_ENDED = "login-ended"
 
 
+CODE_VERIFIER = re.compile(r"[A-Za-z0-9._~-]{43,128}")
+S256_CHALLENGE = re.compile(r"[A-Za-z0-9_-]{43}")  # BASE64URL of 32 bytes, without padding
+CHALLENGE_REFUSED = "code-challenge"
+DEVICE_NAME_LENGTH = 100
+DEVICE_NAME_REFUSED = "device-name"
+
+
 def _refuse(reason: str) -> bool:
     refusal_reason.set(reason)
     return False
@@ -75,7 +85,24 @@ class MobileCodeGrant(AuthorizationCodeGrant):
 
     _code_challenge_methods = {"S256": code_challenge_method_s256}
 
+    def validate_authorization_request(self, request):
+        scopes, info = super().validate_authorization_request(request)
+        if not S256_CHALLENGE.fullmatch(request.code_challenge or ""):
+            raise errors.InvalidRequestError(request=request, description=CHALLENGE_REFUSED)
+        return scopes, info
+
+    def validate_code_challenge(self, challenge, challenge_method, verifier):
+        # RFC 7636 4.1: 43 to 128 unreserved characters; anything else cannot be the verifier.
+        if not isinstance(verifier, str) or not CODE_VERIFIER.fullmatch(verifier):
+            return False
+        return super().validate_code_challenge(challenge, challenge_method, verifier)
+
     def validate_token_request(self, request):
+        device_name = request._params.get("device_name")
+        if device_name is not None and (
+            not isinstance(device_name, str) or len(device_name) > DEVICE_NAME_LENGTH or unsafe_text(device_name)
+        ):
+            raise errors.InvalidRequestError(request=request, description=DEVICE_NAME_REFUSED)
         try:
             super().validate_token_request(request)
         except (

@@ -515,3 +515,84 @@ def test_a_blocked_address_gets_nothing(app, member):
 def test_the_query_of_the_redirect_holds_only_code_and_state(app, member):
     location = app.consent(member)["Location"]
     assert set(parse_qs(urlsplit(location).query)) == {"code", "state"}
+
+
+# --- hostile input and the login page's limit ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "verifier", ["é" * 50, "a" * 42, "a" * 129, "a b" * 20, "\x00" * 50, "%ED%A0%80" * 50], ids=range(6)
+)
+def test_a_verifier_of_the_wrong_form_is_invalid_grant(app, member, verifier):
+    code = app.code(member)
+    assert_oauth_error(raw_exchange(app, code, code_verifier=verifier), 400, "invalid_grant")
+
+
+@pytest.mark.parametrize("challenge", ["short", "x" * 44, "a" * 5000, "a" * 42 + "=", "\x00" * 43], ids=range(5))
+def test_a_challenge_that_no_s256_verifier_gives_is_refused_at_authorize(app, challenge):
+    params = redirect_params(app.authorize(code_challenge=challenge))
+    assert params["error"] == "invalid_request" and "43" in params["error_description"]
+    assert not Grant.objects.exists()
+
+
+def raw_exchange(app: App, code: str, **fields):
+    """The token request as raw form bytes: a lone surrogate's UTF-8 form (%ED%A0%80) as a client can send it."""
+    data = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": app.redirect_uri,
+        "code_verifier": app.verifier,
+        "client_id": app.client.client_id,
+    }
+    body = urlencode(data) + "".join(f"&{name}={value}" for name, value in fields.items())
+    return app.api.post(TOKEN, body, content_type="application/x-www-form-urlencoded", **HTTPS)
+
+
+@pytest.mark.parametrize("device_name", ["x" * 101, "pho%00ne"], ids=["long", "nul"])
+def test_a_device_name_that_cannot_be_stored_is_refused_and_nothing_is_saved(app, member, device_name):
+    code = app.code(member)
+    body = assert_oauth_error(raw_exchange(app, code, device_name=device_name), 400, "invalid_request")
+    assert "device_name" in body["error_description"]
+    assert not AccessToken.objects.exists() and not MobileLogin.objects.exists()
+    assert app.exchange(code, device_name="x" * 100).status_code == 200
+
+
+def test_a_device_name_that_is_not_utf_8_is_kept_with_replacement_characters(app, member):
+    # Django reads a form as UTF-8 with replacement: a lone surrogate's bytes never reach the database.
+    assert raw_exchange(app, app.code(member), device_name="pho%ED%A0%80ne").status_code == 200
+    assert MobileLogin.objects.get().device_name == "pho\ufffd\ufffd\ufffdne"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"grant_type": "refresh_token", "refresh_token": "\x00" * 10},
+        {"grant_type": "authorization_code", "code": "\x00", "code_verifier": "a" * 43, "redirect_uri": "x\x00"},
+        {"grant_type": "authorization_code", "code": "a" * 100_000, "code_verifier": "a" * 43},
+        {"grant_type": "\x00"},
+        {"grant_type": "refresh_token", "refresh_token": "x", "client_id": "\x00" * 3},
+    ],
+    ids=range(5),
+)
+def test_hostile_token_requests_get_an_oauth_error_never_a_500(app, data):
+    reply = app.api.post(TOKEN, {"client_id": app.client.client_id, **data}, **HTTPS)
+    assert 400 <= reply.status_code < 500 and reply.json()["error"]
+
+
+def test_a_huge_token_request_is_refused(app):
+    reply = app.api.post(TOKEN, {"grant_type": "refresh_token", "refresh_token": "x" * 2_000_000}, **HTTPS)
+    assert reply.status_code == 413 and reply.json()["error"] == "invalid_request"
+
+
+def test_the_login_page_of_a_sign_in_keeps_the_websites_failed_login_limit(app, member, settings):
+    settings.FAILED_LOGINS_PER_USERNAME = 2
+    statuses = [app.log_in(member, password="wrong").status_code for _ in range(2)]
+    blocked = app.log_in(member)  # the right password, now too late
+    assert statuses == [200, 200]
+    assert blocked.status_code == 429 and blocked.has_header("Retry-After")
+
+
+def test_revoking_a_client_ends_its_logins(app, member):
+    app.login_tokens(member)
+    app_client_revoke(client=app.client)
+    assert MobileLogin.objects.get().end_reason == MobileLogin.EndReason.CLIENT

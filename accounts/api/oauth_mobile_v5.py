@@ -60,6 +60,9 @@ def _reason_descriptions() -> dict[str, str]:
             "Your membership cannot be used to log in to this app. Please contact your club."
         ),
         mobile_oauth.LOGIN_ENDED: _("You have been logged out. Please log in again."),
+        mobile_oauth.DEVICE_NAME_REFUSED: _(
+            "device_name may have at most 100 characters, and no NUL or lone surrogate."
+        ),
     }
 
 
@@ -70,6 +73,7 @@ def authorize_descriptions() -> dict[str, str]:
         "unsupported_code_challenge_method": _("Only code_challenge_method=S256 is supported."),
         "unsupported_response_type": _("Only response_type=code is supported."),
         "invalid_request": _("The sign-in request is not valid."),
+        "invalid_code_challenge": _("code_challenge must be the BASE64URL form of a SHA-256 digest (43 characters)."),
     }
 
 
@@ -135,7 +139,9 @@ class _MobileOAuthView:
         if not error:
             return response
         description = error_descriptions().get(error, error_descriptions()["invalid_request"])
-        if error == "invalid_grant" and reason in _reason_descriptions():
+        if body.get("error_description") == mobile_oauth.DEVICE_NAME_REFUSED:
+            description = _reason_descriptions()[mobile_oauth.DEVICE_NAME_REFUSED]
+        elif error == "invalid_grant" and reason in _reason_descriptions():
             description = _reason_descriptions()[reason]
         body["error_description"] = description
         response.content = json.dumps(body)
@@ -223,6 +229,8 @@ def redirect_with_error(error: oauth_errors.OAuth2Error) -> str:
         description = descriptions["missing_code_challenge"]
     elif isinstance(error, oauth_errors.UnsupportedCodeChallengeMethodError):
         description = descriptions["unsupported_code_challenge_method"]
+    elif error.description == mobile_oauth.CHALLENGE_REFUSED:
+        description = descriptions["invalid_code_challenge"]
     elif isinstance(error, oauth_errors.UnsupportedResponseTypeError):
         description = descriptions["unsupported_response_type"]
     else:

@@ -232,7 +232,10 @@ def app_client_key_renew(*, client: AppClient) -> str:
 def app_client_revoke(*, client: AppClient) -> AppClient:
     """Stop a client at once and for good: every grant, access, refresh and ID token of it is deleted, and its
     Application can no longer be signed in to (no redirect address, a key nobody knows)."""
+    from .mobile_logins import mobile_logins_end_for_client
+
     application = client.application
+    mobile_logins_end_for_client(app_client=client)
     get_grant_model().objects.filter(application=application).delete()
     get_refresh_token_model().objects.filter(application=application).delete()
     get_access_token_model().objects.filter(application=application).delete()

@@ -56,8 +56,12 @@ TOKEN_REQUEST = {
     ),
     "properties": {
         "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials"]},
-        "code": {"type": "string", "description": "The authorization code (valid 2 minutes, once)."},
-        "redirect_uri": {"type": "string", "description": "Exactly the redirect_uri of the authorize request."},
+        "code": {"type": "string", "minLength": 1, "description": "The authorization code (valid 2 minutes, once)."},
+        "redirect_uri": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Exactly the redirect_uri of the authorize request.",
+        },
         "code_verifier": {
             "type": "string",
             "minLength": 43,
@@ -66,9 +70,9 @@ TOKEN_REQUEST = {
             "description": "PKCE: the verifier whose BASE64URL(SHA-256) was the code_challenge (S256).",
         },
         "device_name": {"type": "string", "description": "Shown to the member in their settings."},
-        "refresh_token": {"type": "string"},
-        "client_id": {"type": "string"},
-        "client_secret": {"type": "string", "description": "The key of a client that has one."},
+        "refresh_token": {"type": "string", "minLength": 1},
+        "client_id": {"type": "string", "minLength": 1},
+        "client_secret": {"type": "string", "minLength": 1, "description": "The key of a client that has one."},
     },
     "required": ["grant_type"],
 }
@@ -90,10 +94,10 @@ ACCESS_TOKEN = {
 REVOKE_REQUEST = {
     "type": "object",
     "properties": {
-        "token": {"type": "string", "description": "The login's refresh token."},
+        "token": {"type": "string", "minLength": 1, "description": "The login's refresh token."},
         "token_type_hint": {"type": "string", "enum": ["refresh_token", "access_token"]},
-        "client_id": {"type": "string"},
-        "client_secret": {"type": "string"},
+        "client_id": {"type": "string", "minLength": 1},
+        "client_secret": {"type": "string", "minLength": 1},
     },
     "required": ["token"],
 }

@@ -3,7 +3,7 @@
 import math
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, PasswordResetForm
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -61,6 +61,29 @@ class MemberLoginForm(AuthenticationForm):
             "Wait %(minutes)d minute and try again.", "Wait %(minutes)d minutes and try again.", minutes
         ) % {"minutes": minutes}
         return ValidationError(f"{self.error_messages['too_many_failed_logins']} {wait}", code="too_many_failed_logins")
+
+
+class MemberPasswordChangeForm(PasswordChangeForm):
+    """Django's form, where a wrong old password counts as a failed login of the username (the shared limit):
+    a session left open is no way to guess the password, nor to get past the login page's limit."""
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+        self.retry_after: int | None = None
+
+    def clean_old_password(self):
+        username = self.user.get_username()
+        try:
+            login_limits.ensure_not_blocked(self.request, username)
+        except login_limits.TooManyFailedLogins as blocked:
+            self.retry_after = blocked.retry_after
+            raise MemberLoginForm.too_many_failed_logins_error(MemberLoginForm(), blocked.retry_after) from None
+        try:
+            return super().clean_old_password()
+        except ValidationError:
+            login_limits.count_failure(self.request, username)
+            raise
 
 
 class MemberPasswordResetForm(PasswordResetForm):

@@ -20,6 +20,7 @@ from django.views.generic import TemplateView
 
 from apicore import clock
 
+from .forms import MemberPasswordChangeForm
 from .models import MobileLogin
 from .services.mobile_logins import mobile_login_end, mobile_logins_of_user
 from .website import ClLanguageMixin
@@ -81,6 +82,17 @@ class AccountPasswordChangeView(ClLanguageMixin, auth_views.PasswordChangeView):
 
     template_name = "account/password_change.html"
     success_url = reverse_lazy("account")
+    form_class = MemberPasswordChangeForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.retry_after is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(form.retry_after)
+        return response
 
     def form_valid(self, form):
         response = super().form_valid(form)

@@ -362,6 +362,19 @@ def test_a_wrong_old_password_changes_nothing(member, logins):
     assert member.user.check_password(PASSWORD)
 
 
+def test_wrong_old_passwords_count_toward_the_failed_login_limit(member, logins, settings):
+    settings.FAILED_LOGINS_PER_USERNAME = 2
+    browser = web(member.user)
+    form = {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    statuses = [browser.post("/account/password", {**form, "old_password": "not-it"}).status_code for _ in range(2)]
+    blocked = browser.post("/account/password", {**form, "old_password": PASSWORD})  # right, but too late
+    assert statuses == [200, 200]
+    assert blocked.status_code == 429 and blocked.has_header("Retry-After")
+    member.user.refresh_from_db()
+    assert member.user.check_password(PASSWORD) and all(working(login) for login in logins)
+    assert Client().post("/login", {"username": member.user.username, "password": PASSWORD}).status_code == 429
+
+
 def test_a_password_change_ends_the_logins_of_every_membership_and_nobody_elses(member, org, other_org, apps, logins):
     abroad = app_login(MemberFactory(user=member.user, organization=other_org), apps[1], "Annas iPad")
     colleague = app_login(MemberFactory(organization=org), apps[0], "Colleague phone")

@@ -812,9 +812,10 @@ PICTURE_DIR = "objects/demo"
 def _mobile(club: Organization, operations: dict, today: dt.date) -> dict:
     """The `"mobile"` key: app clients, the member and the other member, their data, aircraft pictures."""
     clients = {
-        # The public client (a native app with PKCE) is allowed everywhere; the confidential one only here.
-        "public": _app_client("public", confidential=False, organizations=[]),
-        "confidential": _app_client("confidential", confidential=True, organizations=[club]),
+        # The public client (the club's own native app, PKCE) serves this club, so its login page carries the
+        # club's name; the confidential one (a partner's server) is allowed everywhere.
+        "public": _app_client("public", confidential=False, organizations=[club]),
+        "confidential": _app_client("confidential", confidential=True, organizations=[]),
     }
     member = Member.objects.select_related("user").get(organization=club, user__username=f"{club.pk}-{MOBILE_MEMBER}")
     other = Member.objects.select_related("user").get(

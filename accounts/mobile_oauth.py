@@ -15,10 +15,12 @@ rotation and reuse protection, hashed tokens, client secrets as password hashes)
   checks that the member can still log in and the app is still allowed for the organization.
 """
 
+import base64
 import contextvars
 import hashlib
 import json
 import re
+from urllib.parse import unquote_plus
 
 from oauth2_provider.models import (
     get_access_token_model,
@@ -70,6 +72,14 @@ DEVICE_NAME_REFUSED = "device-name"
 def _refuse(reason: str) -> bool:
     refusal_reason.set(reason)
     return False
+
+
+def is_public_client(client_id) -> bool:
+    if not isinstance(client_id, str) or not client_id or len(client_id) > 100 or unsafe_text(client_id):
+        return False
+    return Application.objects.filter(
+        client_id=client_id, client_type=Application.CLIENT_PUBLIC, app_client__revoked_at__isnull=True
+    ).exists()
 
 
 def code_digest(code: str) -> str:
@@ -182,7 +192,25 @@ class MobileOAuthValidator(OAuth2Validator):
         return True
 
     def authenticate_client(self, request, *args, **kwargs):
-        return super().authenticate_client(request, *args, **kwargs) and self._accepted(request)
+        if super().authenticate_client(request, *args, **kwargs):
+            return self._accepted(request)
+        # A public client may send its id in the Basic header with an empty password (RFC 6749 2.3.1).
+        client_id = self._public_id_in_basic(request)
+        client = self._load_application(client_id, request) if client_id is not None else None
+        if client is not None and client.client_type == Application.CLIENT_PUBLIC:
+            request.client_id = client_id
+            return self._accepted(request)
+        return False
+
+    def _public_id_in_basic(self, request) -> str | None:
+        encoded = self._extract_basic_auth(request)
+        if not encoded:
+            return None
+        try:
+            client_id, separator, secret = base64.b64decode(encoded, validate=True).decode("utf-8").partition(":")
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return unquote_plus(client_id) if separator and not secret else None
 
     def authenticate_client_id(self, client_id, request, *args, **kwargs):
         return super().authenticate_client_id(client_id, request, *args, **kwargs) and self._accepted(request)
@@ -253,7 +281,8 @@ class MobileOAuthValidator(OAuth2Validator):
         # Locked until the token request ends: two requests with one code are one after the other.
         grant = Grant.objects.select_for_update().filter(code=digest, application=client).first()
         if grant is None:
-            login = MobileLogin.objects.filter(code_digest=digest, app_client__application=client).first()
+            # By the digest alone: a code replayed by another client ends the login too (RFC 9700 4.1).
+            login = MobileLogin.objects.filter(code_digest=digest).first()
             if login is not None:  # the code was used before: what it gave stops (RFC 9700 4.1)
                 mobile_login_end(login=login, reason=MobileLogin.EndReason.CODE_REPLAY)
                 return _refuse(CODE_REPLAYED)
@@ -295,7 +324,8 @@ class MobileOAuthValidator(OAuth2Validator):
         if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
             # An old (rotated) token used again ends the whole login; DOT has revoked the family already.
             old = (
-                RefreshToken.objects.filter(token_checksum=_checksum(refresh_token), application=client)
+                # Whichever client sends it: DOT has revoked the family already, so the login ends too.
+                RefreshToken.objects.filter(token_checksum=_checksum(refresh_token))
                 .exclude(revoked=None)
                 .values_list("token_family", flat=True)
                 .first()

@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.generic import View
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
+from apicore.schema import unsafe_text
+
 from .api.oauth_mobile_v5 import app_redirect, authorize_error_page, fatal_error_text, redirect_with_error
 from .mobile_oauth import oauth_server
 from .models import AppClient, Member, Organization
@@ -33,7 +35,7 @@ def consent_url(request) -> str:
 def oauth_login_brand(request) -> dict | None:
     """What the login page shows when it is the first step of an app's sign-in: the app and the organization
     (the `organization` in the query, else the app's only organization), or None for a plain login."""
-    if not is_oauth_query(request):
+    if not is_oauth_query(request) or unsafe_text(request.GET["client_id"]):
         return None
     client = (
         AppClient.objects.filter(application__client_id=request.GET["client_id"][:100], revoked_at=None)
@@ -116,6 +118,7 @@ class ConsentView(ClLanguageMixin, LoginRequiredMixin, View):
 
     def get(self, request, *args, **kwargs):
         if len(self.members) == 1 and app_consent_given(app_client=self.client, member=self.members[0]):
+            # Remembered, for these rights or fewer (more rights ask again).
             return self._allow(self.members[0])
         return self._page(request)
 
@@ -142,7 +145,12 @@ class ConsentView(ClLanguageMixin, LoginRequiredMixin, View):
         return app_redirect(headers["Location"])
 
     def _deny(self):
-        params = {"error": "access_denied", "error_description": _("The member did not allow the app.")}
+        description = (
+            _("The member did not allow the app.")
+            if self.members
+            else _("The login is not an active member of an organization where the app may be used.")
+        )
+        params = {"error": "access_denied", "error_description": description}
         state = self.request.GET.get("state")
         if state is not None:
             params["state"] = state

@@ -10,6 +10,7 @@ import secrets
 import uuid
 
 import pytest
+import time_machine
 from django.contrib.auth.forms import AdminPasswordChangeForm
 from django.contrib.auth.tokens import default_token_generator
 from django.db import connection
@@ -515,3 +516,19 @@ def test_the_end_message_is_in_the_persons_language(member, logins, language, me
     text = page_text(browser.post(f"/account/apps/{logins[0].pk}/end", HTTP_ACCEPT_LANGUAGE=language, follow=True))
 
     assert message in text
+
+
+def test_a_login_not_renewed_for_90_days_is_no_longer_listed(member, apps):
+    from tests.mobile_oauth_flow import App
+    from tests.mobile_oauth_flow import make_app as make_mobile_app
+
+    client, _key = make_mobile_app(organizations=[member.organization])
+    member.user.set_password("A long test password 7")
+    member.user.save()
+    app = App(client=client)
+    with time_machine.travel(clock.now(), tick=False) as traveller:
+        app.login_tokens(member)
+        browser = web(member.user)
+        assert "Flyclub Pocket" in page_text(browser.get("/account/apps"))
+        traveller.shift(dt.timedelta(days=90, minutes=1).total_seconds())
+        assert "Flyclub Pocket" not in page_text(web(member.user).get("/account/apps"))

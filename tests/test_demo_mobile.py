@@ -84,9 +84,9 @@ def test_the_clients_exist_unrevoked_with_their_redirect_address_and_key(mobile,
     assert stored != mobile["clients"]["confidential"]["secret"]  # kept hashed
     assert check_password(mobile["clients"]["confidential"]["secret"], stored)
     assert not check_password(mobile["clients"]["confidential"]["secret"] + "x", stored)
-    assert list(confidential.organizations.values_list("id", flat=True)) == [club.pk]
+    assert not confidential.organizations.exists()  # every organization
     public = AppClient.objects.get(application__client_id=mobile["clients"]["public"]["client_id"])
-    assert not public.organizations.exists()  # every organization
+    assert list(public.organizations.values_list("id", flat=True)) == [club.pk]
 
 
 def test_both_members_log_in_with_the_given_password_in_the_same_club(mobile, club):

@@ -5,7 +5,7 @@ from datetime import timedelta
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
-from oauth2_provider.models import AccessToken, Grant, RefreshToken
+from oauth2_provider.models import AccessToken, Grant
 
 from accounts.models import AppConsent, MobileLogin
 from accounts.services import app_client_revoke, app_client_update
@@ -362,8 +362,65 @@ def test_client_credentials_give_the_app_a_token_for_get_client_only(org, member
     assert me.status_code == 403 and me.json()["code"] == 10305
 
 
-def test_a_public_client_gets_no_client_credentials(app):
-    assert_oauth_error(app.token({"grant_type": "client_credentials"}), 401, "invalid_client")
+def test_a_public_client_gets_no_client_credentials_and_is_not_counted_as_a_wrong_key(app, settings):
+    settings.FAILED_TOKEN_CHECKS_PER_IP = 1
+    for _ in range(3):
+        assert_oauth_error(app.token({"grant_type": "client_credentials"}), 400, "unauthorized_client")
+
+
+def test_a_public_client_may_send_its_id_in_the_basic_header_with_an_empty_password(app, member):
+    code = app.code(member)
+    data = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}
+    data["code_verifier"] = app.verifier
+    reply = app.api.post(TOKEN, data, headers={"Authorization": basic(app.client.client_id, "")}, **HTTPS)
+    assert reply.status_code == 200
+
+
+@pytest.mark.parametrize("where", ["field", "query", "twice"])
+def test_unknown_or_repeated_fields_are_refused(app, member, where):
+    code = app.code(member)
+    if where == "field":
+        reply = app.exchange(code, colour="blue")
+    elif where == "query":
+        data = {"grant_type": "authorization_code", "code": code, "client_id": app.client.client_id}
+        reply = app.api.post(f"{TOKEN}?x=1", data, **HTTPS)
+    else:
+        reply = raw_exchange(app, code, device_name="a&device_name=b")
+    body = assert_oauth_error(reply, 400, "invalid_request")
+    assert body["error_description"].startswith("The field ")
+    assert app.exchange(code).status_code == 200  # nothing was used up
+
+
+def test_revoke_refuses_unknown_fields(app, member):
+    tokens = app.login_tokens(member)
+    reply = app.api.post(
+        REVOKE, {"token": tokens["refresh_token"], "client_id": app.client.client_id, "x": "1"}, **HTTPS
+    )
+    assert_oauth_error(reply, 400, "invalid_request")
+    assert me_status(app, tokens["access_token"]) == 200
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_authorize_is_get_only(app, method):
+    reply = getattr(app.browser, method)(AUTHORIZE, **HTTPS)
+    assert reply.status_code == 405 and reply["Allow"] == "GET, HEAD" and reply.json()["code"] == 10050
+
+
+def test_a_code_replayed_by_another_client_ends_the_login_too(app, member, org):
+    code = app.code(member)
+    tokens = app.exchange(code).json()
+    other = App(client=make_app(organizations=[org], app_name="Other")[0], verifier=app.verifier)
+    assert_oauth_error(other.exchange(code), 400, "invalid_grant")
+    assert me_status(app, tokens["access_token"]) == 401
+
+
+def test_an_old_refresh_token_sent_by_another_client_ends_the_login_too(app, member, org):
+    first = app.login_tokens(member)
+    second = app.refresh(first["refresh_token"]).json()
+    other = App(client=make_app(organizations=[org], app_name="Other")[0])
+    assert_oauth_error(other.refresh(first["refresh_token"]), 400, "invalid_grant")
+    assert me_status(app, second["access_token"]) == 401
+    assert MobileLogin.objects.get().end_reason == MobileLogin.EndReason.REFRESH_REUSE
 
 
 def test_a_missing_grant_type_is_invalid_request(app):
@@ -507,7 +564,7 @@ def test_a_blocked_address_gets_nothing(app, member):
 
     tokens = app.login_tokens(member)
     BlockedAddress.objects.create(network="127.0.0.0/8")
-    assert_oauth_error(app.refresh(tokens["refresh_token"]), 403, "access_denied")
+    assert assert_oauth_error(app.refresh(tokens["refresh_token"]), 403, "access_denied")["code"] == 10003
     assert app.authorize().status_code == 403
     assert app.get("/me", tokens["access_token"]).json()["code"] == 10003
 
@@ -544,7 +601,8 @@ def raw_exchange(app: App, code: str, **fields):
         "code_verifier": app.verifier,
         "client_id": app.client.client_id,
     }
-    body = urlencode(data) + "".join(f"&{name}={value}" for name, value in fields.items())
+    body = urlencode({k: v for k, v in data.items() if k not in fields})
+    body += "".join(f"&{name}={value}" for name, value in fields.items())
     return app.api.post(TOKEN, body, content_type="application/x-www-form-urlencoded", **HTTPS)
 
 
@@ -596,3 +654,50 @@ def test_revoking_a_client_ends_its_logins(app, member):
     app.login_tokens(member)
     app_client_revoke(client=app.client)
     assert MobileLogin.objects.get().end_reason == MobileLogin.EndReason.CLIENT
+
+
+def test_consent_is_asked_again_when_the_app_gains_a_right(app, member):
+    redirect_params(app.consent(member))
+    app_client_update(
+        client=app.client,
+        name=app.client.name,
+        app_name=app.client.app_name,
+        rights={**app.client.rights, "transactions": "r"},
+        organizations=list(app.client.organizations.all()),
+        redirect_uris=app.client.redirect_uris,
+    )
+    again = App(client=app.client)
+    reply = again.log_in(member)
+    page = again.browser.get(reply["Location"], **HTTPS)
+    assert page.status_code == 200 and "See your balance and transactions" in page.content.decode()
+    redirect_params(again.browser.post(reply["Location"], {"allow": "allow"}, **HTTPS))
+    third = App(client=app.client)
+    assert third.browser.get(third.log_in(member)["Location"], **HTTPS).status_code == 302  # remembered again
+
+
+def test_a_login_page_with_nul_in_the_client_id_is_a_plain_login_page(app):
+    reply = app.browser.get("/login?client_id=a%00b&response_type=code", **HTTPS)
+    assert reply.status_code == 200 and 'name="username"' in reply.content.decode()
+
+
+def test_a_member_of_no_allowed_organization_is_told_so_in_the_redirect(member):
+    client, _ = make_app(organizations=[OrganizationFactory()])
+    app = App(client=client)
+    reply = app.log_in(member)
+    params = redirect_params(app.browser.post(reply["Location"], {"deny": "deny"}, **HTTPS))
+    assert params["error"] == "access_denied" and "not an active member" in params["error_description"]
+
+
+def test_locking_the_login_stops_its_access_tokens_at_once(app, member):
+    tokens = app.login_tokens(member)
+    member.user.locked_login = True
+    member.user.save()
+    assert me_status(app, tokens["access_token"]) == 401
+
+
+def test_me_is_never_cached_and_empty_names_are_null(app, org):
+    member = make_member(org, first_name="", last_name="Berg")
+    tokens = app.login_tokens(member)
+    reply = app.get("/me", tokens["access_token"])
+    assert reply["Cache-Control"] == "private, no-store"
+    assert reply.json()["data"]["name"]["first"] is None and reply.json()["data"]["name"]["last"] == "Berg"

@@ -89,7 +89,7 @@ def _login_of(token, client: AppClient) -> MobileLogin | None:
     if login is None or login.ended or login.app_client_id != client.pk:
         return None
     member = login.member
-    if not member.active or not member.user.is_active or member.user_id != token.user_id:
+    if not member.active or not member.user.is_active or member.user.locked_login or member.user_id != token.user_id:
         return None
     return login
 

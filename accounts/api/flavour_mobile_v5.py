@@ -50,8 +50,10 @@ class MobileV5(Flavour):
         return PresenterContext(organization=self.organization(request), today=today, caller=request.auth)
 
     def reply_headers(self, request) -> dict[str, str]:
+        # A member's own data (balance, name): kept by no cache between the app and us. An endpoint whose
+        # reply may be cached (the thumbnail) sets its own Cache-Control.
         usage = getattr(request._request, "ratelimit_usage", None)
-        return usage.headers() if usage is not None else {}
+        return {"Cache-Control": "private, no-store", **(usage.headers() if usage is not None else {})}
 
 
 MOBILE_V5 = MobileV5()

@@ -59,9 +59,9 @@ class ClientPresenter(Presenter):
 
 def _name(name: str, first: str, prefix: str, last: str, username: str) -> dict:
     return {
-        "first": first,
+        "first": first or None,
         "prefix": prefix or None,
-        "last": last,
+        "last": last or None,
         "full": full_name_of(name, first, prefix, last, username),
     }
 
@@ -78,7 +78,7 @@ class MemberPresenter(Presenter):
         "username": Field(STRING, "user__username"),
         "member_number": Field(STRING, "member_number"),
         "name": Field(
-            obj(first=STRING, prefix=NULLABLE_TEXT, last=STRING, full=STRING),
+            obj(first=NULLABLE_TEXT, prefix=NULLABLE_TEXT, last=NULLABLE_TEXT, full=STRING),
             "user__name",
             "user__first_name",
             "user__last_name_particle",

@@ -77,10 +77,32 @@ def authorize_descriptions() -> dict[str, str]:
     }
 
 
-def oauth_error(status: int, error: str, description: str) -> JsonResponse:
-    response = JsonResponse({"error": error, "error_description": description}, status=status)
+def oauth_error(status: int, error: str, description: str, **extra) -> JsonResponse:
+    response = JsonResponse({"error": error, "error_description": description, **extra}, status=status)
     response["Cache-Control"] = "no-store"
+    response.described = True  # our own text already: not replaced by the generic one
     return response
+
+
+# The form fields of each request (document 2, POST /oauth/token; RFC 7009 for revoke): any other field, a
+# query parameter, or a field sent twice is refused (document 2: unknown parameters or body fields give 400).
+CLIENT_FIELDS = {"client_id", "client_secret"}
+TOKEN_FIELDS = {
+    "authorization_code": {"grant_type", "code", "redirect_uri", "code_verifier", "device_name"},
+    "refresh_token": {"grant_type", "refresh_token", "scope"},
+    "client_credentials": {"grant_type", "scope"},
+}
+REVOKE_FIELDS = {"token", "token_type_hint"}
+
+
+def form_problem(request, allowed: set[str]) -> str | None:
+    """The first field that may not be sent, or None."""
+    for name in request.GET:
+        return name
+    for name, values in request.POST.lists():
+        if name not in allowed | CLIENT_FIELDS or len(values) > 1:
+            return name
+    return None
 
 
 class _MobileOAuthView:
@@ -88,11 +110,12 @@ class _MobileOAuthView:
 
     server_class = MobileServer
     validator_class = MobileOAuthValidator
-    http_method_names = ["post", "options"]
+    http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
         if _blocked(request):
-            return oauth_error(403, "access_denied", error_descriptions()["access_denied"])
+            # OAuth's form, as every /oauth reply but 429 and 500, with document 2's code for a blocked address.
+            return oauth_error(403, "access_denied", error_descriptions()["access_denied"], code=10003)
         try:
             ratelimit.ensure_ip_not_blocked(request)
             try:
@@ -102,6 +125,9 @@ class _MobileOAuthView:
                 return oauth_error(status, "invalid_request", error_descriptions()["invalid_request"])
             except MultiPartParserError:
                 return oauth_error(400, "invalid_request", error_descriptions()["invalid_request"])
+            refusal = self.refuse_before_oauth(request)
+            if refusal is not None:
+                return refusal
             reason_token = mobile_oauth.refusal_reason.set(None)
             request_token = mobile_oauth.current_http_request.set(request)
             try:
@@ -117,7 +143,7 @@ class _MobileOAuthView:
             return problem_response(request, error)
         if response.status_code == 401:
             response["WWW-Authenticate"] = "Basic"
-        if response.status_code >= 400:
+        if response.status_code >= 400 and not getattr(response, "described", False):
             response = self._with_description(response, reason)
         usage = getattr(request, "ratelimit_usage", None)
         if usage is not None:
@@ -128,6 +154,16 @@ class _MobileOAuthView:
 
     def oauth_response(self, request):
         raise NotImplementedError
+
+    def refuse_before_oauth(self, request) -> JsonResponse | None:
+        """What oauthlib would let through but document 2 refuses."""
+        return None
+
+    @staticmethod
+    def unknown_field(name: str) -> JsonResponse:
+        return oauth_error(
+            400, "invalid_request", _("The field %(name)s is unknown here or sent twice.") % {"name": name[:100]}
+        )
 
     @staticmethod
     def _with_description(response, reason: str | None):
@@ -163,9 +199,23 @@ class _MobileOAuthView:
 
 
 class MobileTokenView(_MobileOAuthView, TokenView):
-    def oauth_response(self, request):
-        if not request.POST.get("grant_type"):
+    def refuse_before_oauth(self, request):
+        grant_type = request.POST.get("grant_type")
+        if not grant_type:
             return oauth_error(400, "invalid_request", _("grant_type is required."))
+        if grant_type not in TOKEN_FIELDS:
+            return oauth_error(400, "unsupported_grant_type", error_descriptions()["unsupported_grant_type"])
+        unknown = form_problem(request, TOKEN_FIELDS[grant_type])
+        if unknown is not None:
+            return self.unknown_field(unknown)
+        if grant_type == "client_credentials" and mobile_oauth.is_public_client(request.POST.get("client_id")):
+            # Not a wrong key (not counted toward the address's failed checks): this kind of app has none.
+            return oauth_error(
+                400, "unauthorized_client", _("An app without a key cannot get a token for itself alone.")
+            )
+        return None
+
+    def oauth_response(self, request):
         _url, headers, body, status = self.create_token_response(request)
         response = JsonResponse(json.loads(body or "{}"), status=status)
         for name, value in headers.items():
@@ -175,6 +225,10 @@ class MobileTokenView(_MobileOAuthView, TokenView):
 
 
 class MobileRevokeView(_MobileOAuthView, RevokeTokenView):
+    def refuse_before_oauth(self, request):
+        unknown = form_problem(request, REVOKE_FIELDS)
+        return self.unknown_field(unknown) if unknown is not None else None
+
     def oauth_response(self, request):
         _url, headers, body, status = self.create_revocation_response(request)
         if status == 200:
@@ -191,7 +245,13 @@ class MobileAuthorizeView(View):
     query. An unknown client or a redirect address not registered for it gets an error page, never a
     redirect; other mistakes go back to the app's redirect address with `error` and the `state`."""
 
-    http_method_names = ["get"]
+    http_method_names = ["get", "head"]
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        error = ApiError(ErrorCode.METHOD_NOT_ALLOWED, f"The method {request.method} is not allowed.")
+        response = problem_response(request, error)
+        response["Allow"] = "GET, HEAD"
+        return response
 
     def get(self, request, *args, **kwargs):
         from ..website import activate_cl_language

@@ -57,6 +57,7 @@ class AppConsent(models.Model):
         "accounts.Member", on_delete=models.CASCADE, related_name="app_consents", verbose_name=_("member")
     )
     allowed_at = models.DateTimeField(_("allowed"))
+    rights = models.JSONField(_("rights allowed"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("app consent")

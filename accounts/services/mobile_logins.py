@@ -7,10 +7,12 @@ the member website, the admin and the signals on password changes all end logins
 """
 
 import uuid
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from oauth2_provider.models import get_refresh_token_model
+from oauth2_provider.settings import oauth2_settings
 
 from apicore import clock
 
@@ -41,12 +43,17 @@ def members_for_app(*, user, app_client: AppClient) -> list[Member]:
 
 
 def app_consent_given(*, app_client: AppClient, member: Member) -> bool:
-    return AppConsent.objects.filter(app_client=app_client, member=member).exists()
+    """The member allowed this app before, for at least the rights it has now: an app that has gained a right
+    since is asked about again."""
+    consent = AppConsent.objects.filter(app_client=app_client, member=member).first()
+    if consent is None:
+        return False
+    return all(set(right) <= set(consent.rights.get(module, "")) for module, right in app_client.rights.items())
 
 
 def app_consent_record(*, app_client: AppClient, member: Member) -> AppConsent:
-    consent, _ = AppConsent.objects.get_or_create(
-        app_client=app_client, member=member, defaults={"allowed_at": clock.now()}
+    consent, _ = AppConsent.objects.update_or_create(
+        app_client=app_client, member=member, defaults={"allowed_at": clock.now(), "rights": dict(app_client.rights)}
     )
     return consent
 
@@ -107,8 +114,13 @@ def mobile_logins_end_for_client(*, app_client: AppClient, reason: str = MobileL
 
 def mobile_logins_of_user(*, user) -> QuerySet[MobileLogin]:
     """The login's app logins that still work, newest first, for the member website."""
+    # A login not renewed for the refresh token's life has lapsed (DOT's REFRESH_TOKEN_EXPIRE_SECONDS counts
+    # from its access token's end, and the access token lives ACCESS_TOKEN_EXPIRE_SECONDS).
+    lapsed_before = clock.now() - timedelta(
+        seconds=oauth2_settings.REFRESH_TOKEN_EXPIRE_SECONDS + oauth2_settings.ACCESS_TOKEN_EXPIRE_SECONDS
+    )
     return (
-        MobileLogin.objects.filter(member__user=user, ended_at__isnull=True)
+        MobileLogin.objects.filter(member__user=user, ended_at__isnull=True, last_used_at__gt=lapsed_before)
         .filter(Q(app_client__revoked_at__isnull=True))
         .select_related("app_client", "member__organization")
         .order_by("-last_used_at", "-id")

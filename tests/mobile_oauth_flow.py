@@ -139,9 +139,7 @@ class App:
         return self.api.post(REVOKE, data, headers={"Authorization": basic(self.client.client_id, self.key)}, **HTTPS)
 
     def get(self, path: str, access_token: str, **extra):
-        return self.api.get(
-            f"/mobile/v5{path}", headers={"Authorization": f"Bearer {access_token}"}, **HTTPS, **extra
-        )
+        return self.api.get(f"/mobile/v5{path}", headers={"Authorization": f"Bearer {access_token}"}, **HTTPS, **extra)
 
 
 def basic(client_id: str, secret: str) -> str:

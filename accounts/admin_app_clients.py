@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from apicore.exceptions import ServiceError
 
 from .admin_forms import rights_field, rights_fields
-from .admin_site import OrganizationScopedAdmin
+from .admin_site import SupportOnlyAdmin
 from .models import MOBILE_MODULES, AppClient
 from .services import app_client_create, app_client_key_renew, app_client_revoke, app_client_update
 from .services.app_clients import app_client_rights_problems, redirect_uris_problems
@@ -117,7 +117,7 @@ class AppClientForm(_MobileRightsFields, forms.ModelForm):
 
 
 @admin.register(AppClient)
-class AppClientAdmin(OrganizationScopedAdmin):
+class AppClientAdmin(SupportOnlyAdmin):
     """Support's pages; nobody else may even see them (has_*_permission). The rows belong to no one
     organization, so the site's scoping never applies: only superusers, who see everything, get here."""
 
@@ -136,21 +136,9 @@ class AppClientAdmin(OrganizationScopedAdmin):
 
     # --- support only --------------------------------------------------------------------------------------
 
-    def _support(self, request) -> bool:
-        return request.user.is_superuser and self.admin_site.has_permission(request)
-
-    def has_module_permission(self, request):
-        return self._support(request)
-
-    def has_view_permission(self, request, obj=None):
-        return self._support(request)
-
-    def has_add_permission(self, request):
-        return self._support(request)
-
     def has_change_permission(self, request, obj=None):
         # A revoked client is a record: it can be read, not changed.
-        return self._support(request) and (obj is None or not obj.revoked)
+        return self.support(request) and (obj is None or not obj.revoked)
 
     def has_delete_permission(self, request, obj=None):
         return False  # revoked instead, so that the record stays
@@ -240,11 +228,11 @@ class AppClientAdmin(OrganizationScopedAdmin):
         ]
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        extra_context = {**(extra_context or {}), "is_support": self._support(request)}
+        extra_context = {**(extra_context or {}), "is_support": self.support(request)}
         return super().changeform_view(request, object_id, form_url, extra_context)
 
     def _changeable(self, request, object_id) -> AppClient:
-        if not self._support(request):
+        if not self.support(request):
             raise PermissionDenied
         client = self.get_object(request, unquote(object_id))
         if client is None:

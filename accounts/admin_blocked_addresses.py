@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .admin_site import OrganizationScopedAdmin
+from .admin_site import SupportOnlyAdmin
 from .blocked_addresses import parse_network
 from .models import BlockedAddress
 
@@ -41,7 +41,7 @@ class BlockedAddressForm(forms.ModelForm):
 
 
 @admin.register(BlockedAddress)
-class BlockedAddressAdmin(OrganizationScopedAdmin):
+class BlockedAddressAdmin(SupportOnlyAdmin):
     """Support's page; the rows belong to no organization, so only superusers get here (has_*_permission)."""
 
     section = (_("System settings"), _("Blocked addresses"))
@@ -53,24 +53,6 @@ class BlockedAddressAdmin(OrganizationScopedAdmin):
 
     # No organization of its own: nothing to set on a new row or to hide from the form.
     own_organization_field = None
-
-    def _support(self, request) -> bool:
-        return request.user.is_superuser and self.admin_site.has_permission(request)
-
-    def has_module_permission(self, request):
-        return self._support(request)
-
-    def has_view_permission(self, request, obj=None):
-        return self._support(request)
-
-    def has_add_permission(self, request):
-        return self._support(request)
-
-    def has_change_permission(self, request, obj=None):
-        return self._support(request)
-
-    def has_delete_permission(self, request, obj=None):
-        return self._support(request)
 
     def get_queryset(self, request):
         # No organization of its own: the site's scoping does not apply (and only support gets here).

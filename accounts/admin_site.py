@@ -396,6 +396,29 @@ class OrganizationScopedAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
 
+class SupportOnlyAdmin(OrganizationScopedAdmin):
+    """Pages of the service's own support (superusers): organization administrators neither see them in the
+    index nor reach them (403). Subclasses narrow a permission further by calling `support(request)`."""
+
+    def support(self, request) -> bool:
+        return request.user.is_superuser and self.admin_site.has_permission(request)
+
+    def has_module_permission(self, request):
+        return self.support(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self.support(request)
+
+    def has_add_permission(self, request):
+        return self.support(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self.support(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return self.support(request)
+
+
 class _SetOrganizationForm:
     """Sets a new row's organization before validation, so that uniqueness within it is checked too."""
 

@@ -39,7 +39,19 @@ class ClLanguageMixin:
         return super().dispatch(request, *args, **kwargs)
 
 
-class LoginView(ClLanguageMixin, auth_views.LoginView):
+class FailedLoginLimitMixin:
+    """A form refused because the username used up its failed logins (the form's `retry_after`) comes back
+    with status 429 and `Retry-After`."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.retry_after is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(form.retry_after)
+        return response
+
+
+class LoginView(ClLanguageMixin, FailedLoginLimitMixin, auth_views.LoginView):
     """GET shows the form; POST logs in and goes to `next` or the account page. When the username's failed
     logins have reached the shared limit, the form comes back with status 429 and `Retry-After`.
 
@@ -72,13 +84,6 @@ class LoginView(ClLanguageMixin, auth_views.LoginView):
             # The form checked the password itself; the session records the backend that loads the user.
             user.backend = settings.AUTHENTICATION_BACKENDS[0]
         return super().form_valid(form)
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if form.retry_after is not None:
-            response.status_code = 429
-            response["Retry-After"] = str(form.retry_after)
-        return response
 
 
 class LogoutView(ClLanguageMixin, auth_views.LogoutView):

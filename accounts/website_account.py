@@ -23,7 +23,7 @@ from apicore import clock
 from .forms import MemberPasswordChangeForm
 from .models import MobileLogin
 from .services.mobile_logins import mobile_login_end, mobile_logins_of_user
-from .website import ClLanguageMixin
+from .website import ClLanguageMixin, FailedLoginLimitMixin
 
 
 def local_time(value: dt.datetime, timezone_name: str) -> str:
@@ -76,7 +76,7 @@ class AccountAppEndView(ClLanguageMixin, LoginRequiredMixin, View):
         return redirect("account-apps")
 
 
-class AccountPasswordChangeView(ClLanguageMixin, auth_views.PasswordChangeView):
+class AccountPasswordChangeView(ClLanguageMixin, FailedLoginLimitMixin, auth_views.PasswordChangeView):
     """Django's page (old password, new one twice, the validators; the session stays logged in), which goes
     back to the account page with a message. Saving the password ends every app login (User.save)."""
 
@@ -86,13 +86,6 @@ class AccountPasswordChangeView(ClLanguageMixin, auth_views.PasswordChangeView):
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "request": self.request}
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if form.retry_after is not None:
-            response.status_code = 429
-            response["Retry-After"] = str(form.retry_after)
-        return response
 
     def form_valid(self, form):
         response = super().form_valid(form)

@@ -83,6 +83,10 @@ class ErrorCode(Enum):
     PROJECT_NOT_FOUND = (10165, Kind.VALIDATION, "Project not found")
     TRANSACTION_NOT_SAVED = (10190, Kind.INTERNAL, "Unable to save the transaction")
     FLIGHT_LOG_OFF = (10200, Kind.CONFLICT, "The organization does not use the flight log")
+    BOOKING_RULE = (10300, Kind.CONFLICT, "A booking rule stopped the action")
+    BOOKING_OFF = (10301, Kind.FORBIDDEN, "Booking is switched off")
+    MEMBER_LOCKED = (10302, Kind.FORBIDDEN, "The member is locked")
+    NO_THUMBNAIL = (10304, Kind.NOT_FOUND, "The object has no thumbnail")
     MEMBER_TOKEN_NEEDED = (10305, Kind.FORBIDDEN, "A member's access token is needed")
 
     @property

@@ -17,6 +17,10 @@ main_v5 = [
 mobile_v5 = [
     path("oauth/", include("accounts.api.urls_mobile_oauth")),
     path("", include("accounts.api.urls_mobile_v5")),
+    path("", include("objects_app.api.urls_mobile_v5")),
+    path("", include("bookings.api.urls_mobile_v5")),
+    path("", include("flightlog.api.urls_mobile_v5")),
+    path("", include("economy.api.urls_mobile_v5")),
 ]
 
 urlpatterns = [

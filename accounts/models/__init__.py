@@ -2,7 +2,7 @@ from .app_client import MOBILE_MODULES, AppClient
 from .expiry import ExpiryDateType, UserExpiryDate
 from .member import Member, MemberRole, Membership, Role, UserGroup
 from .mobile_login import AppConsent, BlockedAddress, MobileLogin
-from .organization import Organization
+from .organization import AppSetting, Organization
 from .token import MODULES, ApiToken
 from .user import User, UserEmail
 
@@ -12,6 +12,7 @@ __all__ = [
     "ApiToken",
     "AppClient",
     "AppConsent",
+    "AppSetting",
     "BlockedAddress",
     "ExpiryDateType",
     "Member",

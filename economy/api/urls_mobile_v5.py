@@ -1,0 +1,3 @@
+"""Mobile API v5 routes of the economy app (document 2)."""
+
+urlpatterns: list = []

@@ -34,3 +34,10 @@ def approved_types(approval_ids: list[int]):
         .order_by("flightapproval_id", Lower("flighttype__name"), "flighttype_id")
         .values_list("flightapproval_id", "flighttype_id", "flighttype__name")
     )
+
+
+def flown_by(user_id: int) -> Q:
+    """Flights with the login as pilot or instructor (any of its member records: a pilot from a sharing
+    club flies a shared object as that club's member). The crew flag does not matter: these are the
+    person's own flights (the Mobile API's `mine`)."""
+    return Q(pilot__user_id=user_id) | Q(instructor__user_id=user_id)

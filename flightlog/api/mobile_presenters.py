@@ -1,0 +1,114 @@
+"""Presenter of the Mobile API v5's flight log entry (document 2, Flight log entry).
+
+The Main v5 flight (flightlog.api.presenters) without what document 2 leaves out: the meter readings of
+departure and arrival, uplift, hobbs, daily check, transaction, remark and created_at. The departure holds the
+times at the departure airport (block off, takeoff), the arrival those at the arrival airport (landing,
+block on), as in Main v5. Crew: Main v5's crew entries (one query per role for the page), all null when
+the object's organization hides the crew.
+"""
+
+from apicore.presenters import (
+    BOOLEAN,
+    DATE,
+    INTEGER,
+    REF,
+    STRING,
+    Field,
+    Presenter,
+    iso_date,
+    minutes_between_column,
+    nullable,
+    obj,
+    text_or_none,
+    utc_text,
+)
+
+from ..selectors import CREW_HIDDEN
+from .presenters import AIRPORT, NULLABLE_DATETIME, NULLABLE_NUMBER, NULLABLE_TEXT, crew_field, totals
+
+MOBILE_TOTALS = obj(
+    block=NULLABLE_NUMBER,
+    airborne=NULLABLE_NUMBER,
+    tach=NULLABLE_NUMBER,
+    block_minutes=nullable(INTEGER),
+    airborne_minutes=nullable(INTEGER),
+    tach_minutes=nullable(INTEGER),
+)
+MOBILE_TOTAL_NAMES = tuple(MOBILE_TOTALS["properties"])
+
+
+def _airport(icao: str | None, name: str | None) -> dict | None:
+    return None if icao is None else {"icao": icao, "name": name}
+
+
+def mobile_totals(block, airborne, tach_start, tach_end) -> dict:
+    """Main v5's totals without hobbs: hours and whole minutes, null when one of the two readings is missing."""
+    every = totals(block, airborne, tach_start, tach_end, None, None)
+    return {name: every[name] for name in MOBILE_TOTAL_NAMES}
+
+
+class MobileFlightPresenter(Presenter):
+    """An item of GET /mobile/v5/flightlogs and /flightlogs/{id} (a FlightLogEntry)."""
+
+    fields = {
+        "id": Field(INTEGER, "id"),
+        "date": Field(DATE, "date", compute=iso_date),
+        "object": Field(
+            obj(id=INTEGER, registration=STRING, organization=REF),
+            "object_id",
+            "object__registration",
+            "object__organization_id",
+            "object__organization__name",
+            compute=lambda id_, registration, org_id, org_name: {
+                "id": id_,
+                "registration": registration,
+                "organization": {"id": org_id, "name": org_name},
+            },
+        ),
+        "flight_type": Field(
+            nullable(REF),
+            "flight_type_id",
+            "flight_type__name",
+            compute=lambda id_, name: None if id_ is None else {"id": id_, "name": name},
+        ),
+        "departure": Field(
+            obj(airport=AIRPORT, blockoff_at=NULLABLE_DATETIME, takeoff_at=NULLABLE_DATETIME),
+            "departure_airport__icao",
+            "departure_airport__name",
+            utc_text("blockoff_at"),
+            utc_text("takeoff_at"),
+            compute=lambda icao, name, blockoff, takeoff: {
+                "airport": _airport(icao, name),
+                "blockoff_at": blockoff,
+                "takeoff_at": takeoff,
+            },
+        ),
+        "arrival": Field(
+            obj(airport=AIRPORT, landing_at=NULLABLE_DATETIME, blockon_at=NULLABLE_DATETIME),
+            "arrival_airport__icao",
+            "arrival_airport__name",
+            utc_text("landing_at"),
+            utc_text("blockon_at"),
+            compute=lambda icao, name, landing, blockon: {
+                "airport": _airport(icao, name),
+                "landing_at": landing,
+                "blockon_at": blockon,
+            },
+        ),
+        "via_route": Field(NULLABLE_TEXT, "via_route", compute=text_or_none),
+        "crew_hidden": Field(BOOLEAN, CREW_HIDDEN),
+        "pilot": crew_field("pilot"),
+        "instructor": crew_field("instructor"),
+        "scout": crew_field("scout"),
+        "is_solo_instruction": Field(nullable(BOOLEAN), "is_solo_instruction"),
+        "totals": Field(
+            MOBILE_TOTALS,
+            minutes_between_column("blockoff_at", "blockon_at"),
+            minutes_between_column("takeoff_at", "landing_at"),
+            "departure_tachometer",
+            "arrival_tachometer",
+            compute=mobile_totals,
+        ),
+        "number_of_flights": Field(INTEGER, "number_of_flights"),
+        "comment": Field(NULLABLE_TEXT, "comment", compute=text_or_none),
+    }

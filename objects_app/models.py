@@ -68,6 +68,12 @@ class BookableObject(models.Model):
     disclaimer_headline = models.CharField(_("disclaimer headline"), max_length=200, blank=True)
     disclaimer_text = models.TextField(_("disclaimer"), blank=True)
     thumbnail = models.ImageField(_("picture"), upload_to="objects/", blank=True)
+    # The picture made small (150x100 JPEG) for the apps, when first asked for (objects_app.thumbnails): the
+    # file, the picture's name it was made from (a new picture has a new name) and the SHA-256 of its bytes
+    # (the ETag). The picture's name with no small file means the picture could not be read as an image.
+    thumbnail_small = models.FileField(_("small picture"), upload_to="objects/thumbnails/", blank=True, editable=False)
+    thumbnail_small_source = models.CharField(_("small picture made from"), max_length=100, blank=True, editable=False)
+    thumbnail_small_etag = models.CharField(_("small picture digest"), max_length=64, blank=True, editable=False)
     # The time summary: the totals before the first logged flight plus every logged flight since.
     airborne_minutes = models.BigIntegerField(_("airborne time (minutes)"), default=0)
     block_minutes = models.BigIntegerField(_("block time (minutes)"), default=0)

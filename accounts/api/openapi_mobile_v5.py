@@ -24,6 +24,7 @@ from apicore.openapi import (
     error_responses,
     header_refs,
     problem_content,
+    view_class_of,
 )
 
 OAUTH_ERRORS = [
@@ -211,6 +212,17 @@ class MobileSchemaGenerator(DeclaredSchemaGenerator):
         if path.rstrip("/").endswith("/oauth/authorize"):
             return None  # a browser page: the security scheme's authorizationUrl
         return super().other_view_schema(path, view_class)
+
+    def create_view(self, callback, method, request=None):
+        """A view that declares itself but whose reply is not JSON (the thumbnail's JPEG) names a subclass of
+        DeclaredAutoSchema in `openapi_schema`: that one documents it, from the same declarations."""
+        view = super().create_view(callback, method, request)
+        own = getattr(view_class_of(callback), "openapi_schema", None)
+        if own is not None and callback not in self.view_schemas:
+            schema = own()
+            self._set_schema_to_view(view, schema)
+            schema.view = view
+        return view
 
     def _address(self, name: str, fallback: str) -> str:
         try:

@@ -83,6 +83,9 @@ MOBILE_ROUTE_TESTS = {
     "oauth-authorize": ("test_openapi.py",),
     "oauth-token": ("test_openapi.py",),
     "oauth-revoke": ("test_openapi.py",),
+    "objects": ("test_mobile_v5_objects.py",),
+    "object": ("test_mobile_v5_objects.py",),
+    "object-thumbnail": ("test_mobile_v5_objects.py",),
 }
 
 

@@ -155,6 +155,14 @@ def world(club, partner, stranger, member, aircraft, shared):
     }
 
 
+# The routes as tests/test_routes_covered.py names them.
+LIST, ITEM = "/flightlogs", "/flightlogs/<id:pk>"
+
+
+def item_path(pk) -> str:
+    return ITEM.replace("<id:pk>", str(pk))
+
+
 def ids(response) -> list[int]:
     assert response.status_code == 200, response.content
     return [item["id"] for item in response.json()["data"]]
@@ -166,7 +174,7 @@ def ids(response) -> list[int]:
 def test_a_flight_shows_every_field_of_document_2(api, world, club, member, aircraft):
     flight, colleague = world["mine"], world["colleague"]
 
-    response = api.get(f"/flightlogs/{flight.pk}")
+    response = api.get(item_path(flight.pk))
 
     assert response.status_code == 200, response.content
     assert response["Cache-Control"] == "private, no-store"
@@ -220,7 +228,7 @@ def test_a_flight_shows_every_field_of_document_2(api, world, club, member, airc
 
 
 def test_missing_readings_and_texts_are_null(api, world):
-    item = api.get(f"/flightlogs/{world['others'].pk}").json()["data"]
+    item = api.get(item_path(world["others"].pk)).json()["data"]
 
     assert item["departure"] == {"airport": None, "blockoff_at": None, "takeoff_at": None}
     assert item["arrival"] == {"airport": None, "landing_at": None, "blockon_at": None}
@@ -239,7 +247,7 @@ def test_missing_readings_and_texts_are_null(api, world):
 def test_one_missing_time_or_reading_nulls_only_its_total(api, aircraft, club, member):
     flight = FlightFactory(organization=club, object=aircraft, pilot=member, landing_at=None, departure_tachometer=None)
 
-    totals = api.get(f"/flightlogs/{flight.pk}").json()["data"]["totals"]
+    totals = api.get(item_path(flight.pk)).json()["data"]["totals"]
 
     assert totals == {
         "block": 1.17,
@@ -253,7 +261,7 @@ def test_one_missing_time_or_reading_nulls_only_its_total(api, aircraft, club, m
 
 def test_a_hidden_crew_is_null_also_on_the_members_own_flight(api, world, partner, shared):
     for key in ("shared_mine", "shared"):
-        item = api.get(f"/flightlogs/{world[key].pk}").json()["data"]
+        item = api.get(item_path(world[key].pk)).json()["data"]
         assert item["crew_hidden"] is True
         assert (item["pilot"], item["instructor"], item["scout"]) == (None, None, None)
         assert item["object"] == {
@@ -276,13 +284,13 @@ def test_exclude_leaves_fields_out(api, world):
     flight = world["mine"]
 
     listed = api.get("/flightlogs", data={"exclude": "totals,pilot,comment"}).json()["data"][0]
-    one = api.get(f"/flightlogs/{flight.pk}", data={"exclude": "departure"}).json()["data"]
+    one = api.get(item_path(flight.pk), data={"exclude": "departure"}).json()["data"]
 
     assert {"totals", "pilot", "comment"}.isdisjoint(listed) and "scout" in listed
     assert "departure" not in one and "arrival" in one
     unknown = assert_problem(api.get("/flightlogs", data={"exclude": "hobbs"}), 400, 10005)
     assert problem_fields(unknown) == {"exclude": 10005}
-    for path in ("/flightlogs", f"/flightlogs/{flight.pk}"):
+    for path in ("/flightlogs", item_path(flight.pk)):
         assert problem_fields(assert_problem(api.get(path, data={"include": "crew"}), 400, 10005)) == {"include": 10005}
 
 
@@ -302,13 +310,13 @@ def test_the_list_has_own_and_shared_flights_oldest_first_and_never_a_strangers(
 
 
 def test_a_strangers_flight_and_an_unshared_one_are_404(api, world, shared, club):
-    assert_problem(api.get(f"/flightlogs/{world['stranger'].pk}"), 404, 10100)
-    assert_problem(api.get("/flightlogs/999999"), 404, 10100)
+    assert_problem(api.get(item_path(world["stranger"].pk)), 404, 10100)
+    assert_problem(api.get(item_path(999999)), 404, 10100)
     assert_problem(api.get(f"/flightlogs/{world['mine'].pk}/"), 404, 10100)  # no trailing slash
 
     shared.shares.all().delete()
 
-    assert_problem(api.get(f"/flightlogs/{world['shared'].pk}"), 404, 10100)
+    assert_problem(api.get(item_path(world["shared"].pk)), 404, 10100)
     assert world["shared"].pk not in ids(api.get("/flightlogs"))
     assert world["stranger"].pk not in ids(api.get("/flightlogs", data={"object_id": world["stranger"].object_id}))
 
@@ -389,8 +397,8 @@ def test_flight_log_off_answers_an_empty_list_and_404(api, world, club):
 
     assert response.json()["data"] == []
     assert response.json()["meta"]["total"] == 0
-    assert_problem(api.get(f"/flightlogs/{world['mine'].pk}"), 404, 10100)
-    assert_problem(api.get(f"/flightlogs/{world['shared'].pk}"), 404, 10100)
+    assert_problem(api.get(item_path(world["mine"].pk)), 404, 10100)
+    assert_problem(api.get(item_path(world["shared"].pk)), 404, 10100)
 
 
 # --- refusals ---------------------------------------------------------------------------------------------
@@ -430,16 +438,16 @@ def test_unknown_parameters_are_400(api, world):
     assert problem_fields(assert_problem(api.get("/flightlogs", data={"pilot_id": 1}), 400, 10007)) == {
         "pilot_id": 10007
     }
-    assert problem_fields(
-        assert_problem(api.get(f"/flightlogs/{world['mine'].pk}", data={"order": "asc"}), 400, 10007)
-    ) == {"order": 10007}
+    assert problem_fields(assert_problem(api.get(item_path(world["mine"].pk), data={"order": "asc"}), 400, 10007)) == {
+        "order": 10007
+    }
 
 
 def test_rights_and_the_apps_own_token(member, world):
     without = make_app_client(rights={"bookings": "rw", "transactions": "r"})
     api = MobileApi(issue_member_tokens(member, without).access_token)
     assert_problem(api.get("/flightlogs"), 403, 10002)
-    assert_problem(api.get(f"/flightlogs/{world['mine'].pk}"), 403, 10002)
+    assert_problem(api.get(item_path(world["mine"].pk)), 403, 10002)
 
     app = MobileApi(issue_app_token(make_app_client(rights={"flightlogs": "r"})))
     assert_problem(app.get("/flightlogs"), 403, 10305)
@@ -453,8 +461,8 @@ def test_a_member_of_another_organization_sees_only_its_own(world, stranger, app
     api = MobileApi(issue_member_tokens(outsider, app_client).access_token)
 
     assert ids(api.get("/flightlogs")) == [world["stranger"].pk]
-    assert_problem(api.get(f"/flightlogs/{world['mine'].pk}"), 404, 10100)
-    assert_problem(api.get(f"/flightlogs/{world['shared'].pk}"), 404, 10100)
+    assert_problem(api.get(item_path(world["mine"].pk)), 404, 10100)
+    assert_problem(api.get(item_path(world["shared"].pk)), 404, 10100)
 
 
 # --- cost -------------------------------------------------------------------------------------------------
@@ -511,15 +519,15 @@ def test_replies_conform_to_the_mobile_document(api, world, member):
 
     conformance.check("GET", "/flightlogs", api.get("/flightlogs"), 200)
     conformance.check("GET", "/flightlogs", api.get("/flightlogs", data={"limit": 1, "include_total": "true"}), 200)
-    conformance.check("GET", "/flightlogs/{id}", api.get(f"/flightlogs/{flight.pk}"), 200)
-    conformance.check("GET", "/flightlogs/{id}", api.get(f"/flightlogs/{world['others'].pk}"), 200)
-    conformance.check("GET", "/flightlogs/{id}", api.get(f"/flightlogs/{world['shared'].pk}"), 200)
-    conformance.check("GET", "/flightlogs/{id}", api.get(f"/flightlogs/{world['stranger'].pk}"), 404)
+    conformance.check("GET", "/flightlogs/{id}", api.get(item_path(flight.pk)), 200)
+    conformance.check("GET", "/flightlogs/{id}", api.get(item_path(world["others"].pk)), 200)
+    conformance.check("GET", "/flightlogs/{id}", api.get(item_path(world["shared"].pk)), 200)
+    conformance.check("GET", "/flightlogs/{id}", api.get(item_path(world["stranger"].pk)), 404)
     conformance.check("GET", "/flightlogs", api.get("/flightlogs", data={"date_from": "x"}), 400)
     conformance.check("GET", "/flightlogs", api.get("/flightlogs", data={"surprise": "1"}), 400)
     without = MobileApi(issue_member_tokens(member, make_app_client(rights={"objects": "r"})).access_token)
     conformance.check("GET", "/flightlogs", without.get("/flightlogs"), 403)
-    conformance.check("GET", "/flightlogs/{id}", without.get(f"/flightlogs/{flight.pk}"), 403)
+    conformance.check("GET", "/flightlogs/{id}", without.get(item_path(flight.pk)), 403)
     conformance.check_method_not_allowed("POST", "/flightlogs", api.call("POST", "/flightlogs"))
     parameters = {p["name"] for p in document["paths"]["/flightlogs"]["get"]["parameters"]}
     assert {"object_id", "mine", "date_from", "date_to", "order", "limit", "offset", "include_total"} <= parameters

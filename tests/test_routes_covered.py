@@ -83,9 +83,16 @@ MOBILE_ROUTE_TESTS = {
     "oauth-authorize": ("test_openapi.py",),
     "oauth-token": ("test_openapi.py",),
     "oauth-revoke": ("test_openapi.py",),
+    "organization": ("test_mobile_v5_organization.py",),
+    "organization-settings": ("test_mobile_v5_organization.py",),
+    "sun-times": ("test_mobile_v5_organization.py",),
     "objects": ("test_mobile_v5_objects.py",),
     "object": ("test_mobile_v5_objects.py",),
     "object-thumbnail": ("test_mobile_v5_objects.py",),
+    "flightlogs": ("test_mobile_v5_flightlogs.py",),
+    "flightlog": ("test_mobile_v5_flightlogs.py",),
+    "transactions": ("test_mobile_v5_transactions.py",),
+    "transaction": ("test_mobile_v5_transactions.py",),
 }
 
 

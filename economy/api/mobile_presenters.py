@@ -1,0 +1,57 @@
+"""Presenter of the Mobile API v5's transaction (document 2, Transaction): the member's own transaction with
+the balance after it; the internal note (from `#` on) left out of the comment."""
+
+from accounts.api.presenters import full_name, name_columns
+from apicore.presenters import (
+    DATE,
+    DATETIME,
+    INTEGER,
+    NUMBER,
+    REF,
+    STRING,
+    Expr,
+    Field,
+    Presenter,
+    iso_date,
+    nullable,
+    utc_iso,
+)
+
+from ..selectors import balance_after_expression
+from .transaction_presenters import money
+
+
+def public_comment(comment: str | None) -> str | None:
+    """The comment without its internal note: a `#` and everything after it left out, spaces trimmed; null
+    when nothing is left."""
+    if not comment:
+        return None
+    return comment.split("#", 1)[0].strip() or None
+
+
+def booked_by(user_id, *name) -> dict | None:
+    """Who booked the transaction, as a reference {id, name} (document 1's form, as Main v5's `user`); null
+    when nobody is recorded (the login was deleted, or the service booked it)."""
+    return None if user_id is None else {"id": user_id, "name": full_name(*name)}
+
+
+class MobileTransactionPresenter(Presenter):
+    """An item of GET /mobile/v5/transactions and /transactions/{id} (a Transaction of the member)."""
+
+    fields = {
+        "id": Field(INTEGER, "id"),
+        "date": Field(DATE, "date", compute=iso_date),
+        "amount": Field(NUMBER, "amount", compute=money),
+        "comment": Field(
+            {**nullable(STRING), "description": "Without the internal note (a # and everything after it)."},
+            "comment",
+            compute=public_comment,
+        ),
+        "booked_by": Field(nullable(REF), "created_by_id", *name_columns("created_by"), compute=booked_by),
+        "balance_after": Field(
+            {**NUMBER, "description": "The member's balance after this transaction (date, then id order)."},
+            Expr("balance_after", balance_after_expression),
+            compute=money,
+        ),
+        "created_at": Field(DATETIME, "created_at", compute=utc_iso),
+    }

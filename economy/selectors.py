@@ -1,0 +1,47 @@
+"""Reads of members' accounts shared by the APIs: a member's transactions, the running balance after each,
+the balance now and the balance before a given transaction."""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum
+
+from .models import Transaction
+
+MONEY = DecimalField(max_digits=14, decimal_places=2)
+
+
+def member_transactions(*, organization_id, user_id) -> QuerySet:
+    """A member's account: the transactions of the login in that one organization."""
+    return Transaction.objects.filter(organization_id=organization_id, user_id=user_id).order_by()
+
+
+def _up_to(date, id_) -> Q:
+    """Transactions at or before (date, id) in the account's order (date, then id)."""
+    return Q(date__lt=date) | Q(date=date, id__lte=id_)
+
+
+def balance_after_expression() -> Subquery:
+    """The member's balance after the outer row's transaction: the sum of the member's transactions in its
+    organization up to and with it in (date, id) order, over all of them (not only those listed). One
+    sub-select, evaluated for the page's rows only (the page is read by its keys)."""
+    sums = (
+        member_transactions(organization_id=OuterRef("organization_id"), user_id=OuterRef("user_id"))
+        .filter(_up_to(OuterRef("date"), OuterRef("id")))
+        .values("user_id")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return Subquery(sums, output_field=MONEY)
+
+
+def balances(*, organization_id, user_id, before: tuple[dt.date, int] | None) -> tuple[Decimal, Decimal | None]:
+    """(balance now over all the member's transactions, balance before the transaction `before` = (date, id)
+    or None without one), in one query."""
+    sums = {"balance": Sum("amount")}
+    if before is not None:
+        date, id_ = before
+        sums["opening"] = Sum("amount", filter=Q(date__lt=date) | Q(date=date, id__lt=id_))
+    totals = member_transactions(organization_id=organization_id, user_id=user_id).aggregate(**sums)
+    balance = totals["balance"] or Decimal("0")
+    return balance, None if before is None else totals["opening"] or Decimal("0")

@@ -438,5 +438,8 @@ def test_replies_conform_to_the_mobile_document(api, account, member):
     without = MobileApi(issue_member_tokens(member, make_app_client(rights={"objects": "r"})).access_token)
     conformance.check("GET", "/transactions", without.get("/transactions"), 403)
     conformance.check_method_not_allowed("POST", "/transactions", api.call("POST", "/transactions"))
-    meta = document["paths"]["/transactions"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    assert "opening_balance" in str(meta) or "opening_balance" in str(document["components"])
+    operation = document["paths"]["/transactions"]["get"]
+    meta = operation["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["meta"]
+    assert {"balance", "opening_balance"} <= set(meta["required"])
+    limit = next(parameter for parameter in operation["parameters"] if parameter["name"] == "limit")
+    assert limit["schema"] == {"type": "integer", "minimum": 1, "maximum": 500, "default": 20}

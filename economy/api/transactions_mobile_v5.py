@@ -10,6 +10,7 @@ import datetime as dt
 
 from accounts.api.flavour_mobile_v5 import MobileV5Api
 from apicore import params
+from apicore.params import IntParameter
 from apicore.presenters import NUMBER, nullable
 from apicore.views import ItemEndpoint, ListEndpoint, Paging
 
@@ -27,6 +28,17 @@ def a_year_before(day: dt.date) -> dt.date:
         return day.replace(year=day.year - 1, day=28)
 
 
+class TwentyAPage(Paging):
+    """Document 2's paging of transactions: 20 a page unless `limit` says otherwise (at most 500)."""
+
+    def parameters(self):
+        limit = IntParameter(
+            minimum=1, maximum=self.max_limit, description=f"Items per page; default {self.default_limit}."
+        )
+        limit.schema = {**limit.schema, "default": self.default_limit}
+        return {**super().parameters(), "limit": limit}
+
+
 class _MobileTransactions(MobileV5Api):
     model = Transaction
     module = "transactions"
@@ -40,7 +52,7 @@ class _MobileTransactions(MobileV5Api):
 class MobileTransactionList(_MobileTransactions, ListEndpoint):
     """The member's transactions, newest first (date, then id); from a year back unless `date_from` is sent."""
 
-    paging = Paging(default_limit=20)
+    paging = TwentyAPage(default_limit=20)
     ordering = ("-date", "-id")
     filters = {
         "date_from": params.Date(

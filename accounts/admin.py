@@ -8,6 +8,7 @@ saved (ServiceSavedAdmin).
 import posixpath
 from collections import defaultdict
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.db import models, transaction
@@ -28,7 +29,17 @@ from .admin_forms import (
     UserExpiryDateForm,
 )
 from .admin_site import OrganizationScopedAdmin
-from .models import ApiToken, ExpiryDateType, Member, Membership, Organization, UserExpiryDate, UserGroup
+from .api.mobile_org_presenters import NotAValue, parse_setting_value
+from .models import (
+    ApiToken,
+    AppSetting,
+    ExpiryDateType,
+    Member,
+    Membership,
+    Organization,
+    UserExpiryDate,
+    UserGroup,
+)
 from .selectors import member_balance
 from .services import (
     api_token_create,
@@ -55,6 +66,43 @@ class OrganizationAdmin(OrganizationScopedAdmin):
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_display = ["name", "reference_icao", "country", "timezone", "is_trial"]
     search_fields = ["name"]
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": [
+                    "name",
+                    "homepage",
+                    ("reference_icao", "latitude", "longitude"),
+                    "country",
+                    "timezone",
+                    "locale",
+                    "date_format",
+                    ("currency_code", "currency_symbol"),
+                    "is_trial",
+                    "uses_flight_log",
+                    "hide_crew_in_log",
+                    "transaction_lock_date",
+                ]
+            },
+        ),
+        (
+            _("Booking"),
+            {
+                "fields": [
+                    "booking_enabled",
+                    "booking_cancel_reason_required",
+                    "booking_standard_length_hours",
+                    "booking_use_expected_airborne",
+                    "booking_hide_booker_details",
+                    "booking_minimum_balance",
+                ]
+            },
+        ),
+    ]
+
+    def get_inlines(self, request, obj):
+        return [AppSettingInline]  # defined below, with the site's other inlines
 
     def has_add_permission(self, request):
         return request.user.is_superuser and super().has_add_permission(request)
@@ -201,6 +249,38 @@ class _ReadOnlyInline(_ParentPermissionInline):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class AppSettingForm(forms.ModelForm):
+    """An app setting whose value is of its kind (GET /mobile/v5/organization/settings types it): a yes or no
+    and a whole number must be given; a text may be empty."""
+
+    class Meta:
+        model = AppSetting
+        fields = ["setting_id", "name", "value", "value_type", "show_in_app"]
+
+    def clean(self):
+        cleaned = super().clean()
+        value, value_type = cleaned.get("value", ""), cleaned.get("value_type")
+        if value_type in (AppSetting.ValueType.BOOLEAN, AppSetting.ValueType.INTEGER):
+            try:
+                parsed = parse_setting_value(value, value_type)
+            except NotAValue:
+                parsed = None
+            if parsed is None:
+                if value_type == AppSetting.ValueType.BOOLEAN:
+                    self.add_error("value", _("Enter true or false (or 1 or 0)."))
+                else:
+                    self.add_error("value", _("Enter a whole number."))
+        return cleaned
+
+
+class AppSettingInline(_ParentPermissionInline):
+    """The organization's settings for the members' app, on its page (its administrators and support)."""
+
+    model = AppSetting
+    form = AppSettingForm
+    extra = 1
 
 
 @admin.register(Membership)

@@ -89,6 +89,10 @@ MOBILE_ROUTE_TESTS = {
     "objects": ("test_mobile_v5_objects.py",),
     "object": ("test_mobile_v5_objects.py",),
     "object-thumbnail": ("test_mobile_v5_objects.py",),
+    "flightlogs": ("test_mobile_v5_flightlogs.py",),
+    "flightlog": ("test_mobile_v5_flightlogs.py",),
+    "transactions": ("test_mobile_v5_transactions.py",),
+    "transaction": ("test_mobile_v5_transactions.py",),
 }
 
 

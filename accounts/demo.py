@@ -602,6 +602,12 @@ def build_world() -> dict:
     today = clock.today_in(club.timezone)
     memberships = {name: Membership.objects.create(organization=club, name=name) for name in MEMBERSHIPS}
     groups = {name: UserGroup.objects.create(organization=club, name=name) for name in GROUPS}
+    # The members' app settings (GET /mobile/v5/organization/settings): two shown in the app, one not.
+    club.app_settings.create(
+        setting_id=1000, name="Hide the balance in the app's lobby", value="false", value_type="bool"
+    )
+    club.app_settings.create(setting_id=1001, name="Hide the transactions", value="false", value_type="bool")
+    club.app_settings.create(setting_id=1100, name="Board notes", value="", value_type="text", show_in_app=False)
 
     admin = _login(
         f"{club.pk}-admin",

@@ -770,3 +770,26 @@ def test_a_setting_id_twice_is_refused_on_the_page(club, club_admin):
 
     assert response.status_code == 200
     assert list(club.app_settings.values_list("setting_id", "value")) == [(1000, "true")]
+
+
+# --- the demo world -----------------------------------------------------------------------------------------
+
+
+def test_the_demo_clubs_member_sees_its_app_settings(settings, tmp_path):
+    from accounts.demo import build_world
+
+    settings.MEDIA_ROOT = tmp_path
+    world = build_world()
+    club = world["organization"]["id"]
+    member = MemberFactory._meta.model.objects.get(user_id=world["mobile"]["member"]["id"], organization_id=club)
+    api = MobileApi(issue_member_tokens(member, make_app_client(rights={"organization": "r"})).access_token)
+
+    items = api.get("/organization/settings").json()["data"]
+
+    assert items == [
+        {"id": 1000, "value": False, "value_type": "bool", "name": "Hide the balance in the app's lobby"},
+        {"id": 1001, "value": False, "value_type": "bool", "name": "Hide the transactions"},
+    ]
+    assert AppSetting.objects.filter(organization_id=club, show_in_app=False).count() == 1
+    days = api.get("/sun-times").json()["data"]["days"]
+    assert len(days) >= 28 and days[0]["sunrise"] is not None

@@ -8,7 +8,10 @@ transaction as the change (DECISIONS.md, Webhooks: outbox): booking.create, book
 import datetime as dt
 from decimal import Decimal
 
+from django.core.mail import send_mail
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.models import Member
 from apicore import clock
@@ -165,3 +168,109 @@ def bookings_going_record(bookings) -> None:
     before it, while the objects' shares still name the organizations to tell."""
     for booking in bookings.select_related("object").order_by("start_at", "id"):
         event_record(event_type="booking.delete", object=booking.object, entity_id=booking.pk)
+
+
+# --- the booking rules' writes (bookings.rules: the Mobile API and the member website) ---------------------
+
+
+def object_for_booking(object_id: int, *, organization, lock: bool) -> BookableObject | None:
+    """The object a member of `organization` may book (the organization's own or shared with it, active), or
+    None. With `lock`, its row is locked (SELECT ... FOR UPDATE) until the caller's transaction ends: every
+    booking of one object by the rules takes this lock before it looks for overlaps, so two concurrent requests
+    never both see the time free (PostgreSQL; SQLite serializes writers anyway)."""
+    rows = BookableObject.objects.visible_to(organization).filter(pk=object_id, active=True)
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    return rows.select_related("organization").first()
+
+
+@transaction.atomic
+def booking_book(*, seats_left: int | None = None, **values) -> Booking:
+    """booking_create (booking.create recorded) with the free seats offered to others."""
+    booking = booking_create(**values)
+    if seats_left is not None:
+        # Not a change webhooks are told of (NOTIFIED): set on the new row in the same transaction.
+        Booking.objects.filter(pk=booking.pk).update(seats_left=seats_left)
+        booking.seats_left = seats_left
+    return booking
+
+
+def queue_move_up(booking_object: BookableObject, start_at: dt.datetime, end_at: dt.datetime) -> list[Booking]:
+    """After time from `start_at` to `end_at` became free on the object: each queue booking in that time, in
+    queue order (the earliest made first), becomes primary when no primary booking overlaps it any more
+    (booking.update recorded). The caller holds the object's lock."""
+    moved = []
+    queued = Booking.objects.filter(
+        object=booking_object, is_primary=False, start_at__lt=end_at, end_at__gt=start_at
+    ).order_by("created_at", "id")
+    for waiting in queued:
+        taken = Booking.objects.filter(
+            object=booking_object, is_primary=True, start_at__lt=waiting.end_at, end_at__gt=waiting.start_at
+        )
+        if not taken.exists():
+            moved.append(booking_update(booking=waiting, is_primary=True))
+    return moved
+
+
+def _locked_object(booking: Booking) -> BookableObject:
+    return (
+        BookableObject.objects.select_for_update(of=("self",)).select_related("organization").get(pk=booking.object_id)
+    )
+
+
+@transaction.atomic
+def booking_cut(*, booking: Booking, end_at: dt.datetime) -> Booking:
+    """The booking ends at `end_at` (booking.update); a primary booking's freed time goes to the queue."""
+    booking_object = _locked_object(booking)
+    freed_from, freed_to = whole_minute(end_at), booking.end_at
+    changed = booking_update(booking=booking, end_at=end_at)
+    if changed.is_primary:
+        queue_move_up(booking_object, freed_from, freed_to)
+    return changed
+
+
+@transaction.atomic
+def booking_cancel(*, booking: Booking, reason: str = "", cancelled_by=None) -> None:
+    """The booking goes (booking.delete); when it was primary, the earliest queue bookings that no longer
+    overlap a primary booking become primary (booking.update). `reason` and `cancelled_by` are for the
+    cancellation mail (bookings.mails)."""
+    booking_object = _locked_object(booking)
+    was_primary, start_at, end_at = booking.is_primary, booking.start_at, booking.end_at
+    people = [booking.user_id, *([booking.student_id] if booking.student_id else [])]
+    booking_delete(booking=booking)
+    if was_primary:
+        queue_move_up(booking_object, start_at, end_at)
+    mail = cancellation_mail(booking_object, start_at, end_at, reason=reason, cancelled_by=cancelled_by)
+    transaction.on_commit(lambda: _send_to(people, *mail))
+
+
+def cancellation_mail(booking_object, start_at, end_at, *, reason: str, cancelled_by) -> tuple[str, str]:
+    """(subject, text) of the mail telling the booker and the student that a booking is cancelled, in the
+    object's organization's language and zone."""
+    organization = booking_object.organization
+    zone = clock.zone(organization.timezone)
+    with translation.override(organization.locale or "en"):
+        subject = gettext("Booking cancelled: %(object)s") % {"object": booking_object.registration}
+        lines = [
+            gettext("The booking of %(object)s from %(start)s to %(end)s is cancelled.")
+            % {
+                "object": booking_object.registration,
+                "start": f"{start_at.astimezone(zone):%Y-%m-%d %H:%M}",
+                "end": f"{end_at.astimezone(zone):%Y-%m-%d %H:%M}",
+            }
+        ]
+        if cancelled_by is not None:
+            lines.append(gettext("Cancelled by: %(name)s") % {"name": cancelled_by.full_name})
+        if reason:
+            lines.append(gettext("Reason: %(reason)s") % {"reason": reason})
+    return subject, "\n\n".join(lines) + "\n"
+
+
+def _send_to(user_ids, subject: str, text: str) -> None:
+    from .selectors import emails_of
+
+    first: dict[int, str] = {}
+    for user_id, address in emails_of(user_ids):
+        first.setdefault(user_id, address)
+    if first:
+        send_mail(subject, text, None, sorted(set(first.values())), fail_silently=True)

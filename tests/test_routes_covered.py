@@ -93,6 +93,10 @@ MOBILE_ROUTE_TESTS = {
     "flightlog": ("test_mobile_v5_flightlogs.py",),
     "transactions": ("test_mobile_v5_transactions.py",),
     "transaction": ("test_mobile_v5_transactions.py",),
+    "bookings": ("test_mobile_v5_bookings.py", "test_booking_rules.py"),
+    "booking": ("test_mobile_v5_bookings.py",),
+    "booking-cut": ("test_mobile_v5_bookings.py",),
+    "booking-cancel": ("test_mobile_v5_bookings.py",),
 }
 
 

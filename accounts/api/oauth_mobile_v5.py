@@ -84,14 +84,13 @@ def oauth_error(status: int, error: str, description: str, **extra) -> JsonRespo
     return response
 
 
-# The form fields of each request (document 2, POST /oauth/token; RFC 7009 for revoke): any other field, a
+# The form fields of each endpoint (document 2, POST /oauth/token; RFC 7009 for revoke): any other field, a
 # query parameter, or a field sent twice is refused (document 2: unknown parameters or body fields give 400).
+# A field of another grant type is known to the endpoint and ignored (`scope` too: a token has the rights of
+# its client).
 CLIENT_FIELDS = {"client_id", "client_secret"}
-TOKEN_FIELDS = {
-    "authorization_code": {"grant_type", "code", "redirect_uri", "code_verifier", "device_name"},
-    "refresh_token": {"grant_type", "refresh_token", "scope"},
-    "client_credentials": {"grant_type", "scope"},
-}
+GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials")
+TOKEN_FIELDS = {"grant_type", "code", "redirect_uri", "code_verifier", "device_name", "refresh_token", "scope"}
 REVOKE_FIELDS = {"token", "token_type_hint"}
 
 
@@ -203,9 +202,9 @@ class MobileTokenView(_MobileOAuthView, TokenView):
         grant_type = request.POST.get("grant_type")
         if not grant_type:
             return oauth_error(400, "invalid_request", _("grant_type is required."))
-        if grant_type not in TOKEN_FIELDS:
+        if grant_type not in GRANT_TYPES:
             return oauth_error(400, "unsupported_grant_type", error_descriptions()["unsupported_grant_type"])
-        unknown = form_problem(request, TOKEN_FIELDS[grant_type])
+        unknown = form_problem(request, TOKEN_FIELDS)
         if unknown is not None:
             return self.unknown_field(unknown)
         if grant_type == "client_credentials" and mobile_oauth.is_public_client(request.POST.get("client_id")):

@@ -44,6 +44,7 @@ OAUTH_ERROR = {
     "properties": {
         "error": {"type": "string", "enum": OAUTH_ERRORS},
         "error_description": {"type": "string"},
+        "code": {"type": "integer", "description": "10003 when the address is blocked (403)."},
     },
     "required": ["error", "error_description"],
 }
@@ -74,8 +75,10 @@ TOKEN_REQUEST = {
         "refresh_token": {"type": "string", "minLength": 1},
         "client_id": {"type": "string", "minLength": 1},
         "client_secret": {"type": "string", "minLength": 1, "description": "The key of a client that has one."},
+        "scope": {"type": "string", "description": "Ignored: a token has the client's rights."},
     },
     "required": ["grant_type"],
+    "additionalProperties": False,
 }
 ACCESS_TOKEN = {
     "type": "object",
@@ -101,6 +104,7 @@ REVOKE_REQUEST = {
         "client_secret": {"type": "string", "minLength": 1},
     },
     "required": ["token"],
+    "additionalProperties": False,
 }
 REVOKED = {"type": "object", "description": "Not shown: rely on the status alone."}
 

@@ -210,6 +210,7 @@ def test_an_administrator_changes_only_their_own_organizations_settings(org, oth
     page = client.get(f"{ADMIN}/accounts/organization/{org.pk}/change/")
     data = {**page.context["adminform"].form.initial, "name": "Västerås FK", "is_trial": "on"}
     data = {key: ("" if value is None else value) for key, value in data.items()}
+    data.update({"app_settings-TOTAL_FORMS": "0", "app_settings-INITIAL_FORMS": "0"})  # the app settings inline
     response = client.post(f"{ADMIN}/accounts/organization/{org.pk}/change/", data)
 
     assert response.status_code == 302, response.context["adminform"].form.errors

@@ -19,6 +19,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from accounts.models import ExpiryDateType, UserExpiryDate
+from apicore import clock
 from apicore.openapi import namespace_resolver, takes_a_value
 from tests.conftest import BASE, basic
 from tests.factories import MemberFactory, MembershipFactory, UserGroupFactory
@@ -336,7 +337,10 @@ class Conformance:
         else:
             media_type = response["Content-Type"].split(";")[0]
             assert media_type in content, (method, path, status, media_type)
-            self.validate(f"{pointer}/content/{quote(media_type.replace('/', '~1'))}/schema", response.json())
+            if media_type.endswith("json"):
+                self.validate(f"{pointer}/content/{quote(media_type.replace('/', '~1'))}/schema", response.json())
+            else:  # a picture: the bytes themselves, of the documented media type
+                assert response.content, (method, path, status)
         for name, header in reply.get("headers", {}).items():
             header = deref(self.document, header)
             if header.get("required"):
@@ -754,6 +758,41 @@ def mobile_world(org):
     }
 
 
+def z(instant: dt.datetime) -> str:
+    return instant.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def mobile_items(world) -> dict:
+    """An aircraft with a picture, a flight on it, a transaction and a booking going on, of the member."""
+    import io
+
+    from django.core.files.base import ContentFile
+    from PIL import Image
+
+    from tests.factories_operations import BookingFactory, FlightFactory, ObjectFactory, TransactionFactory
+
+    member = world["member"]
+    organization = member.organization
+    aircraft = ObjectFactory(organization=organization, registration="SE-MOB")
+    buffer = io.BytesIO()
+    Image.new("RGB", (600, 400), (30, 90, 160)).save(buffer, "JPEG")
+    aircraft.thumbnail.save("picture.jpg", ContentFile(buffer.getvalue()), save=True)
+    now = clock.now().replace(second=0, microsecond=0)
+    going = BookingFactory(
+        organization=organization,
+        object=aircraft,
+        user=member.user,
+        start_at=now - dt.timedelta(minutes=30),
+        end_at=now + dt.timedelta(minutes=30),
+    )
+    return {
+        "object": aircraft,
+        "flight": FlightFactory(organization=organization, object=aircraft, pilot=member),
+        "transaction": TransactionFactory(organization=organization, user=member.user),
+        "going": going,
+    }
+
+
 def mobile_call(method: str, path: str, bearer: str | None, **extra):
     headers = {"HTTP_AUTHORIZATION": f"Bearer {bearer}"} if bearer else {}
     return getattr(Client(), method.lower())(f"{MOBILE_BASE}{path}", secure=True, **headers, **extra)
@@ -858,7 +897,7 @@ def test_the_mobile_oauth_endpoints_are_documented_in_oauth_form(mobile_document
         assert "application/problem+json" in operation["responses"]["414"]["content"]
 
 
-def test_real_mobile_replies_conform_to_the_document(mobile_document, mobile_world):
+def test_real_mobile_replies_conform_to_the_document(mobile_document, mobile_world, media):
     conformance = Conformance(mobile_document)
     world = mobile_world
     member_token, app_token = world["tokens"].access_token, world["app_token"]
@@ -868,6 +907,39 @@ def test_real_mobile_replies_conform_to_the_document(mobile_document, mobile_wor
     conformance.check("GET", "/me", mobile_call("GET", "/me", member_token), 200)
     issued = mobile_oauth_post("/oauth/token", world["client"], world["key"], {"grant_type": "client_credentials"})
     conformance.check("POST", "/oauth/token", issued, 200)
+    for path in ("/organization", "/organization/settings", "/sun-times"):
+        conformance.check("GET", path, mobile_call("GET", path, member_token), 200)
+
+    items = mobile_items(world)
+    conformance.check("GET", "/objects", mobile_call("GET", "/objects?include=status,settings", member_token), 200)
+    conformance.check("GET", "/objects/{id}", mobile_call("GET", f"/objects/{items['object'].pk}", member_token), 200)
+    picture = mobile_call("GET", f"/objects/{items['object'].pk}/thumbnail", member_token)
+    conformance.check("GET", "/objects/{id}/thumbnail", picture, 200)
+    not_modified = mobile_call(
+        "GET", f"/objects/{items['object'].pk}/thumbnail", member_token, HTTP_IF_NONE_MATCH=picture["ETag"]
+    )
+    conformance.check("GET", "/objects/{id}/thumbnail", not_modified, 304)
+    for path, item in (("/flightlogs", items["flight"]), ("/transactions", items["transaction"])):
+        conformance.check("GET", path, mobile_call("GET", path, member_token), 200)
+        conformance.check("GET", path + "/{id}", mobile_call("GET", f"{path}/{item.pk}", member_token), 200)
+
+    start = clock.now().replace(second=0, microsecond=0) + dt.timedelta(days=1)
+    body = {"object_id": items["object"].pk, "start_at": z(start), "end_at": z(start + dt.timedelta(hours=1))}
+    made = mobile_call("POST", "/bookings", member_token, data=body, content_type="application/json")
+    conformance.check("POST", "/bookings", made, 201)
+    booking_id = made.json()["data"]["id"]
+    conformance.check("GET", "/bookings", mobile_call("GET", "/bookings", member_token), 200)
+    conformance.check("GET", "/bookings/{id}", mobile_call("GET", f"/bookings/{booking_id}", member_token), 200)
+    going = items["going"]
+    conformance.check(
+        "POST",
+        "/bookings/{id}/cut",
+        mobile_call("POST", f"/bookings/{going.pk}/cut", member_token, content_type="application/json"),
+        200,
+    )
+    cancelled = mobile_call("POST", f"/bookings/{booking_id}/cancel", member_token, content_type="application/json")
+    conformance.check("POST", "/bookings/{id}/cancel", cancelled, 200)
+
     revoked = mobile_oauth_post(
         "/oauth/revoke", world["client"], world["key"], {"token": world["tokens"].refresh_token}
     )

@@ -710,3 +710,39 @@ def test_cutting_a_primary_moves_the_queue_up(api, club, member, aircraft, now):
     assert api.post(f"/bookings/{mine.pk}/cut").status_code == 200
 
     assert Booking.objects.get(pk=waiting.pk).is_primary is True
+
+
+# --- the replies as the OpenAPI document describes them ------------------------------------------------------------
+
+
+def test_error_and_success_replies_conform_to_the_mobile_document(api, club, member, aircraft, katana, now):
+    from django.test import Client
+
+    from tests.test_openapi import Conformance
+
+    document = Client().get("/mobile/v5/openapi.json", secure=True).json()
+    conformance = Conformance(document)
+    booking_of(club, katana, start=at(14), end=at(16))
+    mine = booking_of(club, aircraft, user=member.user, start=at(11), end=at(16))
+
+    refusal = api.book(katana.pk, at(15), at(17))
+    conformance.check("POST", "/bookings", refusal, 409)
+    assert "field" not in refusal.json()["errors"][0]
+    conformance.check("POST", "/bookings", api.book(aircraft.pk, at(13), at(14), comment=5), 400)
+    conformance.check("POST", "/bookings", api.book(aircraft.pk, at(13), at(14)), 201)
+    conformance.check("POST", "/bookings/{id}/cut", api.post(f"/bookings/{mine.pk}/cut", {"x": 1}), 400)
+    conformance.check("POST", "/bookings/{id}/cancel", api.post("/bookings/999999/cancel"), 404)
+    conformance.check("POST", "/bookings/{id}/cut", api.post(f"/bookings/{mine.pk}/cut"), 200)
+    conformance.check("GET", "/bookings", api.get("/bookings?mine=maybe"), 400)
+    member.locked = True
+    member.save()
+    conformance.check("POST", "/bookings/{id}/cancel", api.post(f"/bookings/{mine.pk}/cancel"), 403)
+    club.booking_enabled = False
+    club.save()
+    conformance.check("GET", "/bookings", api.get("/bookings"), 403)
+    conformance.check("GET", "/bookings/{id}", api.get(f"/bookings/{mine.pk}"), 403)
+    operation = document["paths"]["/bookings"]["post"]
+    assert "Location" in operation["responses"]["201"]["headers"]
+    assert operation["responses"]["403"]["content"]["application/problem+json"]["schema"]["properties"]["code"][
+        "enum"
+    ] == [10000, 10002, 10003, 10301, 10302, 10305]

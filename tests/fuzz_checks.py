@@ -43,6 +43,14 @@ UNSTATED_RULES = {
         "accounting.cost_center": ("one of the organization's cost centers", 10164),
         "accounting.project": ("one of the organization's projects", 10165),
     },
+    # Mobile API v5 (the paths are the Mobile document's; none is also a Main path with the same method).
+    ("GET", "/sun-times"): {
+        "date_to": ("not before date_from, and at most 62 days from it", 10005),
+    },
+    ("POST", "/bookings"): {
+        "start_at": "a point in time that exists (a pattern cannot rule out month 00 or 30 February)",
+        "end_at": "a point in time that exists (a pattern cannot rule out month 00 or 30 February)",
+    },
 }
 INDEX = re.compile(r"\[\d+\]")
 

@@ -746,3 +746,27 @@ def test_error_and_success_replies_conform_to_the_mobile_document(api, club, mem
     assert operation["responses"]["403"]["content"]["application/problem+json"]["schema"]["properties"]["code"][
         "enum"
     ] == [10000, 10002, 10003, 10301, 10302, 10305]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'"expected_airborne": 1e999999999',
+        b'"expected_airborne": 1e-999999999',
+        b'"expected_airborne": "1.5"',
+        b'"expected_airborne": true',
+        b'"seats_left": 1.5',
+        b'"comment": "\\ud800"',
+    ],
+)
+def test_hostile_values_are_400_never_500(api, club, aircraft, now, raw):
+    club.booking_use_expected_airborne = True
+    club.save()
+    aircraft.use_expected_airborne = True
+    aircraft.save()
+    body = b'{"object_id": %d, "start_at": "2026-11-25T14:00Z", "end_at": "2026-11-25T15:00Z", %s}' % (aircraft.pk, raw)
+
+    response = api.post("/bookings", raw=body)
+
+    assert_problem(response, 400, 10006)
+    assert not Booking.objects.exists()

@@ -531,3 +531,12 @@ def test_replies_conform_to_the_mobile_document(api, world, member):
     conformance.check_method_not_allowed("POST", "/flightlogs", api.call("POST", "/flightlogs"))
     parameters = {p["name"] for p in document["paths"]["/flightlogs"]["get"]["parameters"]}
     assert {"object_id", "mine", "date_from", "date_to", "order", "limit", "offset", "include_total"} <= parameters
+
+
+def test_flights_on_an_inactive_object_are_not_shown(api, club, aircraft):
+    flight = FlightFactory(organization=club, object=aircraft)
+    assert api.get(item_path(flight.pk)).status_code == 200
+    aircraft.active = False
+    aircraft.save()
+    assert api.get("/flightlogs").json()["data"] == []
+    assert api.get(item_path(flight.pk)).status_code == 404

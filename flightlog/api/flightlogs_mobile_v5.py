@@ -32,7 +32,8 @@ class _MobileFlights(MobileV5Api):
         organization = self.organization
         if not organization.uses_flight_log:
             return FlightLogEntry.objects.none()
-        return on_visible_objects(FlightLogEntry.objects.all(), organization)
+        # Flights on objects the member may see: own or shared, and active (as GET /objects/{id}).
+        return on_visible_objects(FlightLogEntry.objects.filter(object__active=True), organization)
 
 
 def _mine(value: bool, context) -> Q:

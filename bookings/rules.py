@@ -35,6 +35,7 @@ from accounts.selectors import member_balance, types_with_dates_of
 from apicore import clock
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError, ServiceError
+from objects_app.models import BookableObject
 
 from . import services
 from .models import Booking
@@ -60,7 +61,7 @@ class RuleProblem:
 class Message:
     """What the website would tell the member after the action (`messages` of the reply)."""
 
-    kind: str  # "info" or "warning"
+    kind: str  # always "info" (document 2: `messages: [{kind: 'info', text}]`), a warning included
     text: str
 
     def as_dict(self) -> dict:
@@ -182,7 +183,7 @@ def check_expiry_dates(member: Member, booking_object, end_at: dt.datetime) -> l
     for warning_only, text in problems:
         if not warning_only:
             raise refused(text)
-    return [Message("warning", text) for _warning, text in problems]
+    return [Message("info", text) for _warning, text in problems]
 
 
 def primary_overlaps(booking_object, start_at: dt.datetime, end_at: dt.datetime, *, leave_out=None) -> bool:
@@ -269,6 +270,16 @@ def may_cancel(member: Member, booking, *, now: dt.datetime) -> bool:
     return not member.locked and is_own(member, booking) and now < booking.end_at
 
 
+def _current(booking: Booking) -> Booking:
+    """The booking as it is now, read under its object's row lock: a cut and a cancel of one booking run one
+    after the other, and the second finds what the first left (404 when the booking is gone)."""
+    BookableObject.objects.select_for_update(of=("self",)).filter(pk=booking.object_id).first()
+    current = Booking.objects.select_related("object__organization").filter(pk=booking.pk).first()
+    if current is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, "The booking is gone.")
+    return current
+
+
 def _check_own(member: Member, booking: Booking) -> None:
     if not is_own(member, booking):
         raise refused(_("Only the member who made the booking can change it."))
@@ -280,6 +291,7 @@ def cut(member: Member, booking: Booking) -> Outcome:
     check_booking_on(member)
     check_not_locked(member)
     now = clock.now()
+    booking = _current(booking)
     _check_own(member, booking)
     if not booking.start_at <= now < booking.end_at:
         raise refused(_("Only a booking that is going on can be cut."))
@@ -297,6 +309,7 @@ def cancel(member: Member, booking: Booking, *, reason: str | None) -> Outcome:
     check_booking_on(member)
     check_not_locked(member)
     now = clock.now()
+    booking = _current(booking)
     _check_own(member, booking)
     if booking.end_at <= now:
         raise refused(_("A booking that has ended cannot be cancelled."))

@@ -181,7 +181,7 @@ def test_rule_4_warning_only_books_and_warns(api, club, member, medical, aircraf
 
     assert reply["messages"] == [
         {"kind": "info", "text": "Your booking is made."},
-        {"kind": "warning", "text": "Your Medical date (2026-11-20) comes before the booking ends."},
+        {"kind": "info", "text": "Your Medical date (2026-11-20) comes before the booking ends."},
     ]
 
 
@@ -357,3 +357,17 @@ def test_every_rule_text_and_message_is_translated(language):
     with translation.override(language):
         untranslated = [text for text in texts if translation.gettext(text) == text]
     assert untranslated == []
+
+
+def test_a_cut_or_cancel_of_a_booking_gone_meanwhile_is_404_not_500(club, member, aircraft, now):
+    from apicore.exceptions import ServiceError
+    from bookings import rules
+
+    going = booking_of(
+        club, aircraft, user=member.user, start=now - dt.timedelta(hours=1), end=now + dt.timedelta(hours=1)
+    )
+    Booking.objects.filter(pk=going.pk).delete()  # cancelled by another request after this one read it
+    for action in (lambda: rules.cut(member, going), lambda: rules.cancel(member, going, reason=None)):
+        with pytest.raises(ServiceError) as refused:
+            action()
+        assert refused.value.error.code == 10100

@@ -770,3 +770,10 @@ def test_hostile_values_are_400_never_500(api, club, aircraft, now, raw):
 
     assert_problem(response, 400, 10006)
     assert not Booking.objects.exists()
+
+
+@pytest.mark.parametrize("end", ["9999-12-31T23:59Z", "3000-01-01T00:00Z"])
+def test_a_point_in_time_beyond_the_year_2999_is_400_not_500(api, aircraft, now, end):
+    body = {"object_id": aircraft.pk, "start_at": "2026-11-26T10:00Z", "end_at": end}
+    problem = api.post("/bookings", json=body)
+    assert problem.status_code == 400 and problem.json()["errors"][0]["field"] == "end_at"

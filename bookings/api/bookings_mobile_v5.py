@@ -54,10 +54,13 @@ class PointInTime(BodyField):
         if not isinstance(value, str) or not POINT_IN_TIME.match(value):
             raise Invalid("must be a point in time in ISO 8601 with Z or an offset, such as 2026-11-25T14:00Z")
         try:
-            moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-            return moment.astimezone(dt.UTC)
+            moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(dt.UTC)
         except (ValueError, OverflowError):
             raise Invalid("is not a point in time that exists") from None
+        # Every zone's local time of it must exist too (the rules compute local days): years 1900 to 2999.
+        if not 1900 <= moment.year <= 2999:
+            raise Invalid("must lie between the years 1900 and 2999")
+        return moment
 
 
 class BookingBody(Schema):

@@ -793,3 +793,10 @@ def test_the_demo_clubs_member_sees_its_app_settings(settings, tmp_path):
     assert AppSetting.objects.filter(organization_id=club, show_in_app=False).count() == 1
     days = api.get("/sun-times").json()["data"]["days"]
     assert len(days) >= 28 and days[0]["sunrise"] is not None
+
+
+def test_sun_times_of_a_local_mean_time_of_old_have_offsets_to_the_minute(api):
+    reply = api.get("/sun-times", data={"date_from": "1850-01-01", "date_to": "1850-01-01"})
+    day = reply.json()["data"]["days"][0]
+    assert day["utc_offset"] == "+01:12"
+    assert day["sunrise"]["local"].endswith("+01:12")

@@ -78,7 +78,10 @@ def _event(moment: dt.datetime | None, zone) -> dict | None:
 
 
 def _offset_at_noon(day: dt.date, zone) -> str:
-    return dt.datetime.combine(day, dt.time(12), tzinfo=zone).isoformat(timespec="minutes")[-6:]
+    # To the minute: a local mean time of old has seconds (Stockholm +01:12:12 before 1900).
+    minutes = round(dt.datetime.combine(day, dt.time(12), tzinfo=zone).utcoffset().total_seconds() / 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
 class SunTimesView(MobileV5Api, Endpoint):

@@ -137,6 +137,8 @@ class BookingWriteSchema(DeclaredAutoSchema):
 
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         result = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if path.endswith("/cancel") and "requestBody" in result:
+            result["requestBody"]["required"] = False  # `{reason}` is optional, and so is the body itself
         conflict = result["responses"].get("409")
         if conflict is not None:
             schema = conflict["content"][PROBLEM_CONTENT_TYPE]["schema"]

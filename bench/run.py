@@ -1,11 +1,13 @@
 """The ratios of the benchmarks in one run, on one server: GET /main/v5/token beside GET /health;
 GET /main/v5/users?limit=500 with every block beside hand-written SQL + JSON (bench/users_list.py); the
 operations lists (flight log, bookings, objects with every block) beside hand-written SQL + JSON
-(bench/operations.py); webhook delivery, commit to verified receipt over 1,000 events with one Celery worker
-(bench/webhook_delivery.py).
+(bench/operations.py); the Mobile API's GET /me beside GET /health and its bookings and objects lists beside
+hand-written SQL + JSON (bench/mobile.py); webhook delivery, commit to verified receipt over 1,000 events with
+one Celery worker (bench/webhook_delivery.py).
 
     .venv/bin/python bench/run.py [--n 400] [--warmup 40] [--users-n 80] [--no-users] [--ops-n 40]
-                                  [--only token|users|operations|webhooks]                   (or: make bench)
+                                  [--mobile-n 300] [--mobile-lists-n 200]
+                                  [--only token|users|operations|mobile|webhooks]            (or: make bench)
 
 The production setup on loopback: its own PostgreSQL database (flyclub_bench, recreated), the demo world
 and an organization of 2,000 members, Redis db 5 (flushed) as the cache, gunicorn with 2 workers
@@ -14,8 +16,8 @@ time, so that both see the same server state; the limit of 120 calls a minute pe
 the calls rotate over enough fresh tokens. Users part: as bench/users_list.py. Operations part: as
 bench/operations.py (its organization of 60 aircraft is made before the server starts). Also counts the SQL
 queries of each (in a `manage.py shell` on the same database). Writes bench/results/token_vs_health.json,
-users_list.json and operations.json. `--only operations` runs that part alone on its own database
-(flyclub_bench_ops) and Redis db 7.
+users_list.json, operations.json and mobile.json. `--only operations` runs that part alone on its own database
+(flyclub_bench_ops) and Redis db 7; `--only mobile` on flyclub_bench_mobile and Redis db 10.
 """
 
 import argparse
@@ -23,6 +25,7 @@ import math
 import sys
 import time
 
+import mobile
 import operations
 import users_list
 import webhook_delivery
@@ -39,7 +42,7 @@ from server import (
     write_results,
 )
 
-PARTS = ("token", "users", "operations", "webhooks")
+PARTS = ("token", "users", "operations", "mobile", "webhooks")
 CALLS_PER_TOKEN = 100  # well under the 119 GETs a token has in a minute after its token fetch
 
 QUERIES_SCRIPT = """
@@ -175,7 +178,8 @@ def main() -> int:
         "--only",
         choices=("all", *PARTS),
         default="all",
-        help="run one part only (operations alone uses its own database, flyclub_bench_ops, and Redis db 7)",
+        help="run one part only (operations alone uses its own database, flyclub_bench_ops, and Redis db 7; mobile"
+        " flyclub_bench_mobile and Redis db 10)",
     )
     parser.add_argument("--no-users", action="store_true", help="leave the users part out")
     parser.add_argument("--users-n", type=int, default=80, help="measured users rounds (default 80)")
@@ -188,6 +192,11 @@ def main() -> int:
     parser.add_argument("--ops-members", type=int, default=300, help="members of the operations club (300)")
     parser.add_argument("--ops-flights", type=int, default=300, help="flights a year per aircraft, about (300)")
     parser.add_argument("--ops-max-seconds", type=float, default=150, help="bound of the operations part (default 150)")
+    parser.add_argument("--mobile-n", type=int, default=300, help="measured /me and /health pairs (default 300)")
+    parser.add_argument("--mobile-warmup", type=int, default=30, help="unmeasured /me pairs first (default 30)")
+    parser.add_argument("--mobile-lists-n", type=int, default=200, help="measured Mobile list rounds (default 200)")
+    parser.add_argument("--mobile-lists-warmup", type=int, default=10, help="unmeasured list rounds first (10)")
+    parser.add_argument("--mobile-max-seconds", type=float, default=120, help="bound of each Mobile measure (120)")
     parser.add_argument("--webhook-events", type=int, default=1000, help="measured webhook events (default 1000)")
     parser.add_argument("--webhook-warmup", type=int, default=50, help="unmeasured webhook events first (50)")
     parser.add_argument("--webhook-pool", default="threads", help="the worker's pool (default threads)")
@@ -196,8 +205,12 @@ def main() -> int:
         "--webhook-producers", type=int, default=webhook_delivery.PRODUCERS, help="processes making bookings at once"
     )
     args = parser.parse_args()
-    if min(args.n, args.users_n, args.ops_n) < 1 or min(args.warmup, args.users_warmup, args.ops_warmup) < 0:
-        parser.error("--n, --users-n and --ops-n must be at least 1, the warm-ups at least 0")
+    counts = (args.n, args.users_n, args.ops_n, args.mobile_n, args.mobile_lists_n)
+    warmups = (args.warmup, args.users_warmup, args.ops_warmup, args.mobile_warmup, args.mobile_lists_warmup)
+    if min(counts) < 1 or min(warmups) < 0:
+        parser.error(
+            "--n, --users-n, --ops-n, --mobile-n and --mobile-lists-n must be at least 1, the warm-ups at least 0"
+        )
     parts = set(PARTS) if args.only == "all" else {args.only}
     if args.no_users:
         parts.discard("users")
@@ -226,6 +239,8 @@ def main() -> int:
         return 0
     if parts == {"operations"}:
         env, world = prepare_bench_database(operations.OPS_DB, operations.OPS_REDIS_URL)
+    elif parts == {"mobile"}:
+        env, world = prepare_bench_database(mobile.MOBILE_DB, mobile.MOBILE_REDIS_URL)
     else:
         env, world = prepare_bench_database()
     tokens = query_token = None
@@ -233,7 +248,7 @@ def main() -> int:
         token_count = math.ceil((args.n + args.warmup) / CALLS_PER_TOKEN)
         log(f"creating {token_count + 1} tokens")
         query_token, *tokens = create_tokens(env, world, token_count + 1)
-    users = ops = None
+    users = ops = mobile_bench = None
     if "users" in parts:
         users = users_list.UsersListBench(env, members=args.members, n=args.users_n, warmup=args.users_warmup)
     if "operations" in parts:
@@ -245,8 +260,18 @@ def main() -> int:
             n=args.ops_n,
             warmup=args.ops_warmup,
         )
+    if "mobile" in parts:
+        # The operations part's club when it made one, else the same club made here.
+        mobile_bench = mobile.MobileBench(
+            env,
+            made=ops.made if ops else None,
+            n=args.mobile_n,
+            warmup=args.mobile_warmup,
+            lists_n=args.mobile_lists_n,
+            lists_warmup=args.mobile_lists_warmup,
+        )
 
-    result = users_result = ops_result = None
+    result = users_result = ops_result = mobile_result = None
     server = Gunicorn(env, workers=args.workers)
     try:
         client = server.start()
@@ -256,6 +281,8 @@ def main() -> int:
             users_result = users.measure(client, server.port, max_seconds=args.users_max_seconds)
         if ops:
             ops_result = ops.measure(client, server.port, max_seconds=args.ops_max_seconds)
+        if mobile_bench:
+            mobile_result = mobile_bench.measure(client, server.port, max_seconds=args.mobile_max_seconds)
     finally:
         server.stop()
     total = round(time.monotonic() - run_started, 1)
@@ -275,6 +302,11 @@ def main() -> int:
         ops_document["total_run_s"] = total
         written.append(write_results("operations.json", ops_document))
         operations.print_table(ops_document)
+    if mobile_bench:
+        mobile_document = mobile_bench.document(mobile_result, workers=args.workers)
+        mobile_document["total_run_s"] = total
+        written.append(write_results("mobile.json", mobile_document))
+        mobile.print_table(mobile_document)
     print()
     print(f"load average (1, 5, 15 min) at the end: {machine()['load_average_1_5_15']}")
     if tokens:
@@ -286,6 +318,18 @@ def main() -> int:
             part = ops_result[name]
             print(
                 f"ratio {name} / raw SQL+JSON (median): {part['ratio_median']:.2f}  (goal <= 2.0);"
+                f" {part['queries_per_call']} SQL queries a call"
+            )
+    if mobile_bench:
+        me = mobile_result["me_vs_health"]
+        print(
+            f"ratio mobile /me / health (median): {me['ratio_median']:.2f}  (goal <= 2.0, as the Main token);"
+            f" SQL queries of /me {me['queries_me']['calls']}"
+        )
+        for name in mobile.LISTS:
+            part = mobile_result["lists"][name]
+            print(
+                f"ratio mobile {name} / raw SQL+JSON (median): {part['ratio_median']:.2f}  (goal <= 2.0);"
                 f" {part['queries_per_call']} SQL queries a call"
             )
     names = ", ".join(str(p.relative_to(p.parents[2])) for p in written)

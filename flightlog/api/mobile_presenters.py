@@ -9,13 +9,9 @@ the object's organization hides the crew.
 
 from apicore.presenters import (
     BOOLEAN,
-    DATE,
     INTEGER,
-    REF,
-    STRING,
     Field,
     Presenter,
-    iso_date,
     minutes_between_column,
     nullable,
     obj,
@@ -24,7 +20,15 @@ from apicore.presenters import (
 )
 
 from ..selectors import CREW_HIDDEN
-from .presenters import AIRPORT, NULLABLE_DATETIME, NULLABLE_NUMBER, NULLABLE_TEXT, crew_field, totals
+from .presenters import (
+    AIRPORT,
+    NULLABLE_DATETIME,
+    NULLABLE_NUMBER,
+    NULLABLE_TEXT,
+    FlightPresenter,
+    crew_field,
+    totals,
+)
 
 MOBILE_TOTALS = obj(
     block=NULLABLE_NUMBER,
@@ -51,26 +55,8 @@ class MobileFlightPresenter(Presenter):
     """An item of GET /mobile/v5/flightlogs and /flightlogs/{id} (a FlightLogEntry)."""
 
     fields = {
-        "id": Field(INTEGER, "id"),
-        "date": Field(DATE, "date", compute=iso_date),
-        "object": Field(
-            obj(id=INTEGER, registration=STRING, organization=REF),
-            "object_id",
-            "object__registration",
-            "object__organization_id",
-            "object__organization__name",
-            compute=lambda id_, registration, org_id, org_name: {
-                "id": id_,
-                "registration": registration,
-                "organization": {"id": org_id, "name": org_name},
-            },
-        ),
-        "flight_type": Field(
-            nullable(REF),
-            "flight_type_id",
-            "flight_type__name",
-            compute=lambda id_, name: None if id_ is None else {"id": id_, "name": name},
-        ),
+        # The same as Main v5's flight: id, date, object {id, registration, organization}, flight_type.
+        **{name: FlightPresenter.fields[name] for name in ("id", "date", "object", "flight_type")},
         "departure": Field(
             obj(airport=AIRPORT, blockoff_at=NULLABLE_DATETIME, takeoff_at=NULLABLE_DATETIME),
             "departure_airport__icao",

@@ -15,6 +15,14 @@ def http_date(value: dt.datetime) -> str:
     return value.astimezone(dt.UTC).strftime("%a, %d %b %Y %H:%M:%S GMT")
 
 
+def offset_text(offset: dt.timedelta) -> str:
+    """An offset from UTC as the APIs write it, "+01:00", to the minute (a local mean time of old has seconds:
+    Stockholm +01:12:12 before 1900)."""
+    minutes = round(offset.total_seconds() / 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
 @functools.lru_cache(maxsize=512)
 def zone(timezone_name: str) -> zoneinfo.ZoneInfo:
     return zoneinfo.ZoneInfo(timezone_name)

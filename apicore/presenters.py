@@ -352,8 +352,7 @@ def local_iso(value: dt.datetime | None, zone) -> str | None:
     local = value.astimezone(zone)
     offset = local.utcoffset()
     if offset is not None and offset.seconds % 60:
-        # A local mean time of old (Stockholm +01:12:12 before 1900): the offset to the minute, as ISO 8601
-        # and RFC 3339 write it, and the clock time with it.
+        # A local mean time of old: the offset to the minute (clock.offset_text), and the clock time with it.
         local = value.astimezone(dt.timezone(dt.timedelta(minutes=round(offset.total_seconds() / 60))))
     return local.replace(microsecond=0).isoformat()
 

@@ -32,7 +32,7 @@ INT_TEXT = re.compile(r"^[+-]?[0-9]{1,18}$")
 
 def utc_offset_now(zone_name: str) -> str:
     """The zone's offset from UTC right now, as "+01:00" (seconds of historic offsets are left out)."""
-    return clock.now().astimezone(clock.zone(zone_name)).isoformat(timespec="minutes")[-6:]
+    return clock.offset_text(clock.now().astimezone(clock.zone(zone_name)).utcoffset())
 
 
 def _number(value: Decimal | None) -> float | None:

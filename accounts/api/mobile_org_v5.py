@@ -78,10 +78,7 @@ def _event(moment: dt.datetime | None, zone) -> dict | None:
 
 
 def _offset_at_noon(day: dt.date, zone) -> str:
-    # To the minute: a local mean time of old has seconds (Stockholm +01:12:12 before 1900).
-    minutes = round(dt.datetime.combine(day, dt.time(12), tzinfo=zone).utcoffset().total_seconds() / 60)
-    sign = "-" if minutes < 0 else "+"
-    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    return clock.offset_text(dt.datetime.combine(day, dt.time(12), tzinfo=zone).utcoffset())
 
 
 class SunTimesView(MobileV5Api, Endpoint):

@@ -18,9 +18,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from apicore.exceptions import ServiceError
-
-from .admin_forms import (
+from accounts.admin_forms import (
     MEMBER_PLAIN_COLUMNS,
     RIGHTS_FIELDS,
     ApiTokenForm,
@@ -28,9 +26,9 @@ from .admin_forms import (
     MemberForm,
     UserExpiryDateForm,
 )
-from .admin_site import OrganizationScopedAdmin
-from .api.mobile_org_presenters import NotAValue, parse_setting_value
-from .models import (
+from accounts.admin_site import OrganizationScopedAdmin
+from accounts.api.mobile_org_presenters import NotAValue, parse_setting_value
+from accounts.models import (
     ApiToken,
     AppSetting,
     ExpiryDateType,
@@ -40,8 +38,8 @@ from .models import (
     UserExpiryDate,
     UserGroup,
 )
-from .selectors import member_balance
-from .services import (
+from accounts.selectors import member_balance
+from accounts.services import (
     api_token_create,
     api_token_delete,
     api_token_update,
@@ -56,6 +54,7 @@ from .services import (
     user_expiry_date_set_image,
     user_update,
 )
+from apicore.exceptions import ServiceError
 
 
 @admin.register(Organization)
@@ -692,4 +691,4 @@ class ApiTokenAdmin(OrganizationScopedAdmin):
 
 
 # Support-only pages: the Mobile API's app clients and blocked addresses.
-from . import admin_app_clients, admin_blocked_addresses  # noqa: E402, F401
+from accounts import admin_app_clients, admin_blocked_addresses  # noqa: E402, F401

@@ -10,13 +10,12 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin_site import administered_organizations
+from accounts.expiry import NEVER_EXPIRES
+from accounts.models import MODULES, ApiToken, ExpiryDateType, Member, Role, User, UserExpiryDate
+from accounts.services import EXPIRY_TYPE_SETTINGS, InvalidRights, api_token_check_rights
 from apicore.exceptions import ServiceError
 from objects_app.models import BookableObject
-
-from .admin_site import administered_organizations
-from .expiry import NEVER_EXPIRES
-from .models import MODULES, ApiToken, ExpiryDateType, Member, Role, User, UserExpiryDate
-from .services import EXPIRY_TYPE_SETTINGS, InvalidRights, api_token_check_rights
 
 RIGHT_CHOICES = [("", _("none")), ("r", _("r: read")), ("w", _("w: write")), ("rw", _("rw: read and write"))]
 

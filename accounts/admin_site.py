@@ -25,8 +25,8 @@ from django.utils import timezone
 from django.utils.text import smart_split, unescape_string_literal
 from django.utils.translation import gettext_lazy as _
 
-from .forms import MemberLoginForm
-from .models import Organization, Role, User
+from accounts.forms import MemberLoginForm
+from accounts.models import Organization, Role, User
 
 CURRENT_ORGANIZATION_SESSION_KEY = "admin_organization_id"
 

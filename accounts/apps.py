@@ -7,4 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Members and organizations")
 
     def ready(self):
-        from . import signals  # noqa: F401
+        from accounts import signals  # noqa: F401

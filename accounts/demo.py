@@ -31,17 +31,10 @@ from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
 from django.db.models import Sum
 
-from apicore import clock
-from bookings.models import Booking
-from economy.models import Transaction
-from objects_app.models import BookableObject
-from webhooks.addresses import AddressRefused
-from webhooks.services import webhook_create
-
-from .demo_operations import build_demo_operations
-from .expiry import NEVER_EXPIRES
-from .models import MODULES, Member, Membership, Organization, User, UserEmail, UserExpiryDate, UserGroup
-from .services import (
+from accounts.demo_operations import build_demo_operations
+from accounts.expiry import NEVER_EXPIRES
+from accounts.models import MODULES, Member, Membership, Organization, User, UserEmail, UserExpiryDate, UserGroup
+from accounts.services import (
     api_token_create,
     app_client_create,
     expiry_date_type_create,
@@ -50,6 +43,12 @@ from .services import (
     user_expiry_date_set,
     user_update,
 )
+from apicore import clock
+from bookings.models import Booking
+from economy.models import Transaction
+from objects_app.models import BookableObject
+from webhooks.addresses import AddressRefused
+from webhooks.services import webhook_create
 
 ADMIN_PASSWORD = "demo-admin-2026"
 MEMBER_PASSWORD = "demo-member-2026"

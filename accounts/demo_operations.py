@@ -21,6 +21,8 @@ import random
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from accounts.models import Member, MemberRole, Membership, Organization, User, UserEmail
+from accounts.models.user import join_name
 from apicore import clock
 from bookings.models import Booking
 from economy.models import Account, CostCenter, Project, Transaction, TransactionRow
@@ -28,9 +30,6 @@ from flightlog.models import Airport, FlightApproval, FlightLogEntry, FlightType
 from flightlog.totals import time_summary_of
 from objects_app.models import BookableObject, Category, MaintenanceItem, ObjectShare, Remark, RemarkEvent
 from objects_app.time_summary import object_totals_move
-
-from .models import Member, MemberRole, Membership, Organization, User, UserEmail
-from .models.user import join_name
 
 SEED = 20260301
 UTC = dt.UTC

@@ -9,11 +9,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts import login_limits
+from accounts.models import User
+from accounts.services import logins
 from apicore.exceptions import ServiceError
-
-from . import login_limits
-from .models import User
-from .services import logins
 
 
 class MemberLoginForm(AuthenticationForm):

@@ -9,7 +9,7 @@ limits do (apicore/ratelimit.py).
 from django.conf import settings
 from django_ratelimit.core import get_usage
 
-from .usernames import lookup_key
+from accounts.usernames import lookup_key
 
 GROUP = "failed-logins"
 

@@ -17,11 +17,10 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from accounts.models import ApiToken, ExpiryDateType, Member, MemberRole, Role, UserEmail
+from accounts.token_lookup import TokenRow, find_token_row
 from apicore import clock
 from economy.models import Transaction
-
-from .models import ApiToken, ExpiryDateType, Member, MemberRole, Role, UserEmail
-from .token_lookup import TokenRow, find_token_row
 
 CLIENT_ID_FORM = re.compile(r"[0-9]{1,18}")
 MONEY = DecimalField(max_digits=14, decimal_places=2)

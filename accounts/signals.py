@@ -4,10 +4,9 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from oauth2_provider.models import get_access_token_model
 
+from accounts import token_cache
+from accounts.models import ApiToken, Member, MemberRole, Organization
 from apicore import clock, counters
-
-from . import token_cache
-from .models import ApiToken, Member, MemberRole, Organization
 
 
 @receiver(post_delete, sender=ApiToken)

@@ -16,9 +16,8 @@ the direct token's sunset are checked here against the clock, on every call.
 import threading
 from dataclasses import dataclass
 
+from accounts.token_lookup import TokenRow
 from apicore import counters
-
-from .token_lookup import TokenRow
 
 # Far more than the live tokens of one process; when full, the oldest half goes.
 MAX_ENTRIES = 10_000

@@ -18,7 +18,7 @@ from django.db.models.base import DEFERRED, ModelState
 from django.db.models.signals import post_init, pre_init
 from oauth2_provider.models import get_access_token_model
 
-from .models import ApiToken, Member, MemberRole, Organization, Role
+from accounts.models import ApiToken, Member, MemberRole, Organization, Role
 
 # What a token call needs of its owner (the name, for GET /token); the rest of the person (contact data,
 # national numbers, the password hash) is neither read nor kept in the cache.

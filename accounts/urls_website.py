@@ -6,7 +6,7 @@ The names are Django's own where its views and mail templates reverse them (logi
 
 from django.urls import path
 
-from . import website, website_account
+from accounts import website, website_account
 
 urlpatterns = [
     path("login", website.LoginView.as_view(), name="login"),

@@ -14,8 +14,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.views.generic import TemplateView
 
-from .forms import ContactVisibilityForm, MemberLoginForm, MemberPasswordResetForm
-from .models import Member
+from accounts.forms import ContactVisibilityForm, MemberLoginForm, MemberPasswordResetForm
+from accounts.models import Member
 
 # The legacy site's country codes in `cl` to our language codes.
 CL_LANGUAGES = {"se": "sv", "gb": "en", "no": "nb", "dk": "da"}
@@ -65,14 +65,14 @@ class LoginView(ClLanguageMixin, FailedLoginLimitMixin, auth_views.LoginView):
     next_page = reverse_lazy("account")
 
     def get_success_url(self):
-        from .website_oauth import consent_url, is_oauth_query
+        from accounts.website_oauth import consent_url, is_oauth_query
 
         if is_oauth_query(self.request):
             return consent_url(self.request)
         return super().get_success_url()
 
     def get_context_data(self, **kwargs):
-        from .website_oauth import oauth_login_brand
+        from accounts.website_oauth import oauth_login_brand
 
         context = super().get_context_data(**kwargs)
         context["oauth_brand"] = oauth_login_brand(self.request)

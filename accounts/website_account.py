@@ -18,12 +18,11 @@ from django.utils.translation import gettext
 from django.views import View
 from django.views.generic import TemplateView
 
+from accounts.forms import MemberPasswordChangeForm
+from accounts.models import MobileLogin
+from accounts.services.mobile_logins import mobile_login_end, mobile_logins_of_user
+from accounts.website import ClLanguageMixin, FailedLoginLimitMixin
 from apicore import clock
-
-from .forms import MemberPasswordChangeForm
-from .models import MobileLogin
-from .services.mobile_logins import mobile_login_end, mobile_logins_of_user
-from .website import ClLanguageMixin, FailedLoginLimitMixin
 
 
 def local_time(value: dt.datetime, timezone_name: str) -> str:

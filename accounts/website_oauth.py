@@ -15,13 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.generic import View
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
+from accounts.api.oauth_mobile_v5 import app_redirect, authorize_error_page, fatal_error_text, redirect_with_error
+from accounts.mobile_oauth import oauth_server
+from accounts.models import AppClient, Member, Organization
+from accounts.services.mobile_logins import app_consent_given, app_consent_record, members_for_app
+from accounts.website import ClLanguageMixin
 from apicore.schema import unsafe_text
-
-from .api.oauth_mobile_v5 import app_redirect, authorize_error_page, fatal_error_text, redirect_with_error
-from .mobile_oauth import oauth_server
-from .models import AppClient, Member, Organization
-from .services.mobile_logins import app_consent_given, app_consent_record, members_for_app
-from .website import ClLanguageMixin
 
 
 def is_oauth_query(request) -> bool:

@@ -11,14 +11,13 @@ import datetime as dt
 
 from rest_framework.authentication import BaseAuthentication
 
+from accounts import token_cache
+from accounts.selectors import api_token_for_credential
 from apicore import clock, ratelimit
 from apicore.client_ip import client_ip, ip_allowed
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.secrets import secret_hash
-
-from .. import token_cache
-from ..selectors import api_token_for_credential
 
 # Midnight in Stockholm at the end of 2027 (DECISIONS.md, cut-over instants).
 DIRECT_TOKEN_SUNSET = dt.datetime(2027, 12, 31, 23, 0, tzinfo=dt.UTC)

@@ -7,14 +7,13 @@ GET /expiry-dates, GET /users/{id}/expiry-dates, PUT and DELETE /users/{id}/expi
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from accounts import selectors, services
+from accounts.api.expiry_presenters import ExpiryDateListPresenter, UserExpiryDatePresenter
+from accounts.api.flavour_main_v5 import MainV5Api
+from accounts.models import Member, UserExpiryDate
 from apicore import params
 from apicore import schema as s
 from apicore.views import DeleteMixin, ItemEndpoint, ListEndpoint, ReplaceMixin
-
-from .. import selectors, services
-from ..models import Member, UserExpiryDate
-from .expiry_presenters import ExpiryDateListPresenter, UserExpiryDatePresenter
-from .flavour_main_v5 import MainV5Api
 
 
 def _expired(value: bool, context) -> Q:

@@ -9,13 +9,12 @@ defaults (Problem Details, `{data}`, `{data, meta, links}`). The organization is
 from dataclasses import replace
 from functools import cached_property
 
+from accounts.api.auth_mobile_v5 import MobileTokenAuthentication
 from apicore import clock
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.flavours import Flavour
 from apicore.presenters import PresenterContext
-
-from .auth_mobile_v5 import MobileTokenAuthentication
 
 
 class MobileV5(Flavour):

@@ -2,15 +2,14 @@
 
 from django.db.models.functions import Lower
 
+from accounts import services
+from accounts.api import schemas
+from accounts.api.flavour_main_v5 import MainV5Api
+from accounts.api.presenters import ExpiryDateTypePresenter, GroupPresenter, OrganizationPresenter, TokenPresenter
+from accounts.models import ExpiryDateType, Membership, UserGroup
 from apicore import params
 from apicore.errors import ErrorCode
 from apicore.views import CreateMixin, DeleteMixin, ItemEndpoint, ListEndpoint, SingletonEndpoint, UpdateMixin
-
-from .. import services
-from ..models import ExpiryDateType, Membership, UserGroup
-from . import schemas
-from .flavour_main_v5 import MainV5Api
-from .presenters import ExpiryDateTypePresenter, GroupPresenter, OrganizationPresenter, TokenPresenter
 
 
 class TokenView(MainV5Api, SingletonEndpoint):

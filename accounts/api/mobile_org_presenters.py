@@ -4,6 +4,7 @@ and the JSON Schema of Sun times (GET /sun-times), document 2."""
 import re
 from decimal import Decimal
 
+from accounts.models import AppSetting
 from apicore import clock
 from apicore.presenters import (
     BOOLEAN,
@@ -20,8 +21,6 @@ from apicore.presenters import (
     obj,
     text_or_none,
 )
-
-from ..models import AppSetting
 
 NULLABLE_TEXT = nullable(STRING)
 NULLABLE_NUMBER = nullable(NUMBER)

@@ -2,6 +2,10 @@
 
 from decimal import Decimal
 
+from accounts.models import MOBILE_MODULES, AppClient
+from accounts.models.token import RIGHT_VALUES
+from accounts.models.user import full_name_of
+from accounts.selectors import balance_expression
 from apicore.presenters import (
     BOOLEAN,
     INTEGER,
@@ -17,11 +21,6 @@ from apicore.presenters import (
     obj,
     text_or_none,
 )
-
-from ..models import MOBILE_MODULES, AppClient
-from ..models.token import RIGHT_VALUES
-from ..models.user import full_name_of
-from ..selectors import balance_expression
 
 NULLABLE_TEXT = nullable(STRING)
 

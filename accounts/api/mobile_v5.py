@@ -1,10 +1,9 @@
 """Mobile API v5 endpoints of the accounts app (document 2): GET /client and GET /me."""
 
+from accounts.api.flavour_mobile_v5 import MobileV5Api
+from accounts.api.mobile_presenters import ClientPresenter, MemberPresenter
+from accounts.models import Member
 from apicore.views import SingletonEndpoint
-
-from ..models import Member
-from .flavour_mobile_v5 import MobileV5Api
-from .mobile_presenters import ClientPresenter, MemberPresenter
 
 
 class ClientView(MobileV5Api, SingletonEndpoint):

@@ -19,17 +19,16 @@ from django.views.generic import View
 from oauth2_provider.views import RevokeTokenView, TokenView
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
+from accounts import mobile_oauth
+from accounts.mobile_oauth import MobileOAuthValidator, MobileServer
 from apicore import ratelimit
 from apicore.client_ip import client_ip
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError, problem_response
 
-from .. import mobile_oauth
-from ..mobile_oauth import MobileOAuthValidator, MobileServer
-
 
 def _blocked(request) -> bool:
-    from ..blocked_addresses import address_blocked  # the Mobile API's block list (admin)
+    from accounts.blocked_addresses import address_blocked  # the Mobile API's block list (admin)
 
     return address_blocked(client_ip(request))
 
@@ -253,7 +252,7 @@ class MobileAuthorizeView(View):
         return response
 
     def get(self, request, *args, **kwargs):
-        from ..website import activate_cl_language
+        from accounts.website import activate_cl_language
 
         activate_cl_language(request)
         if _blocked(request):

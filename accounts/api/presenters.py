@@ -3,6 +3,9 @@
 from django.db.models import F
 from django.db.models.functions import Lower
 
+from accounts.models import MODULES
+from accounts.models.token import RIGHT_VALUES
+from accounts.models.user import full_name_of as full_name
 from apicore.presenters import (
     BOOLEAN,
     INTEGER,
@@ -18,10 +21,6 @@ from apicore.presenters import (
     nullable,
     obj,
 )
-
-from ..models import MODULES
-from ..models.token import RIGHT_VALUES
-from ..models.user import full_name_of as full_name
 
 # The columns of a login's display name, and the name as User.full_name gives it.
 NAME_COLUMNS = ("name", "first_name", "last_name_particle", "last_name", "username")

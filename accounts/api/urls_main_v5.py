@@ -1,9 +1,9 @@
 from django.urls import path
 
-from . import main_v5, users_main_v5
-from .expiry_dates_main_v5 import ExpiryDateList, UserExpiryDateItem, UserExpiryDateList
-from .login_checks_main_v5 import LoginCheckView
-from .oauth_main_v5 import MainTokenView
+from accounts.api import main_v5, users_main_v5
+from accounts.api.expiry_dates_main_v5 import ExpiryDateList, UserExpiryDateItem, UserExpiryDateList
+from accounts.api.login_checks_main_v5 import LoginCheckView
+from accounts.api.oauth_main_v5 import MainTokenView
 
 urlpatterns = [
     path("oauth/token", MainTokenView.as_view(), name="oauth-token"),

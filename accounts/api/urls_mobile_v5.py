@@ -3,7 +3,7 @@ GET /organization/settings, GET /sun-times."""
 
 from django.urls import path
 
-from . import mobile_org_v5, mobile_v5
+from accounts.api import mobile_org_v5, mobile_v5
 
 urlpatterns = [
     path("client", mobile_v5.ClientView.as_view(), name="client"),

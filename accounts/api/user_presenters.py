@@ -7,6 +7,10 @@ from decimal import Decimal
 
 from django.db.models.functions import Lower
 
+from accounts.expiry import date_expired
+from accounts.models import Member, MemberRole, Role, UserEmail, UserExpiryDate
+from accounts.models.user import last_first_name_of
+from accounts.selectors import balance_expression, invalid_email_exists
 from apicore.presenters import (
     BOOLEAN,
     DATE,
@@ -27,11 +31,6 @@ from apicore.presenters import (
     ref,
     text_or_none,
 )
-
-from ..expiry import date_expired
-from ..models import Member, MemberRole, Role, UserEmail, UserExpiryDate
-from ..models.user import last_first_name_of
-from ..selectors import balance_expression, invalid_email_exists
 
 SENSITIVE = ("users_sensitive",)
 ROLE_ORDER = {role: index for index, role in enumerate(Role.values)}

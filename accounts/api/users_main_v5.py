@@ -4,17 +4,16 @@ from dataclasses import dataclass
 
 from django.db.models.functions import Lower
 
+from accounts import selectors, services
+from accounts.api.flavour_main_v5 import MainV5Api
+from accounts.api.user_presenters import UserPresenter
+from accounts.api.user_schemas import UserCreate, UserUpdate
+from accounts.models import Member
+from accounts.services.users import user_field_problems
+from accounts.usernames import nfkc
 from apicore import params
 from apicore.errors import ErrorCode
 from apicore.views import CreateMixin, DeleteMixin, ItemEndpoint, ListEndpoint, UpdateMixin
-
-from .. import selectors, services
-from ..models import Member
-from ..services.users import user_field_problems
-from ..usernames import nfkc
-from .flavour_main_v5 import MainV5Api
-from .user_presenters import UserPresenter
-from .user_schemas import UserCreate, UserUpdate
 
 
 def _text(lookup: str, what: str) -> params.Search:

@@ -1,10 +1,10 @@
-from .app_client import MOBILE_MODULES, AppClient
-from .expiry import ExpiryDateType, UserExpiryDate
-from .member import Member, MemberRole, Membership, Role, UserGroup
-from .mobile_login import AppConsent, BlockedAddress, MobileLogin
-from .organization import AppSetting, Organization
-from .token import MODULES, ApiToken
-from .user import User, UserEmail
+from accounts.models.app_client import MOBILE_MODULES, AppClient
+from accounts.models.expiry import ExpiryDateType, UserExpiryDate
+from accounts.models.member import Member, MemberRole, Membership, Role, UserGroup
+from accounts.models.mobile_login import AppConsent, BlockedAddress, MobileLogin
+from accounts.models.organization import AppSetting, Organization
+from accounts.models.token import MODULES, ApiToken
+from accounts.models.user import User, UserEmail
 
 __all__ = [
     "MOBILE_MODULES",

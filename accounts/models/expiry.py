@@ -2,7 +2,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from ..expiry import NEVER_EXPIRES
+from accounts.expiry import NEVER_EXPIRES
 
 
 class ExpiryDateType(models.Model):

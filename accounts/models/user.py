@@ -87,8 +87,8 @@ class User(AbstractUser):
         if not password_changed:
             super().save(*args, **kwargs)
             return
-        from ..services.mobile_logins import mobile_logins_end_for_user
-        from .mobile_login import MobileLogin
+        from accounts.models.mobile_login import MobileLogin
+        from accounts.services.mobile_logins import mobile_logins_end_for_user
 
         with transaction.atomic(using=kwargs.get("using") or router.db_for_write(type(self), instance=self)):
             super().save(*args, **kwargs)

@@ -5,12 +5,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from oauth2_provider.models import get_application_model
 
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
-from apicore.secrets import new_secret, secret_hash
-from objects_app.models import BookableObject
-
-from ..models import (
+from accounts.models import (
     MODULES,
     ApiToken,
     ExpiryDateType,
@@ -21,8 +16,12 @@ from ..models import (
     User,
     UserExpiryDate,
 )
-from ..models.token import RIGHT_VALUES
-from .files import expiry_images_delete_after_commit
+from accounts.models.token import RIGHT_VALUES
+from accounts.services.files import expiry_images_delete_after_commit
+from apicore.errors import ErrorCode
+from apicore.exceptions import FieldProblem, ServiceError
+from apicore.secrets import new_secret, secret_hash
+from objects_app.models import BookableObject
 
 
 class InvalidRights(ValueError):
@@ -217,16 +216,16 @@ def expiry_date_type_delete(*, expiry_type: ExpiryDateType, delete_dependents: b
     expiry_images_delete_after_commit(images)
 
 
-from .app_clients import (  # noqa: E402, F401
+from accounts.services.app_clients import (  # noqa: E402, F401
     app_client_create,
     app_client_key_renew,
     app_client_revoke,
     app_client_update,
     redirect_uri_problem,
 )
-from .expiry_dates import (  # noqa: E402, F401
+from accounts.services.expiry_dates import (  # noqa: E402, F401
     user_expiry_date_delete,
     user_expiry_date_set,
     user_expiry_date_set_image,
 )
-from .users import user_create, user_delete, user_update  # noqa: E402, F401
+from accounts.services.users import user_create, user_delete, user_update  # noqa: E402, F401

@@ -18,13 +18,12 @@ from oauth2_provider.models import (
     get_refresh_token_model,
 )
 
+from accounts.models import MOBILE_MODULES, AppClient, Organization
+from accounts.models.token import RIGHT_VALUES
 from apicore import clock
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
 from apicore.secrets import new_secret
-
-from ..models import MOBILE_MODULES, AppClient, Organization
-from ..models.token import RIGHT_VALUES
 
 INVALID = ErrorCode.INVALID_FIELD.code
 MAX_REDIRECT_URIS = 10
@@ -232,7 +231,7 @@ def app_client_key_renew(*, client: AppClient) -> str:
 def app_client_revoke(*, client: AppClient) -> AppClient:
     """Stop a client at once and for good: every grant, access, refresh and ID token of it is deleted, and its
     Application can no longer be signed in to (no redirect address, a key nobody knows)."""
-    from .mobile_logins import mobile_logins_end_for_client
+    from accounts.services.mobile_logins import mobile_logins_end_for_client
 
     application = client.application
     mobile_logins_end_for_client(app_client=client)

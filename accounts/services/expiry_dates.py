@@ -4,12 +4,11 @@ import datetime as dt
 
 from django.db import IntegrityError, transaction
 
+from accounts.expiry import NEVER_EXPIRES
+from accounts.models import ExpiryDateType, Member, UserExpiryDate
+from accounts.services.files import expiry_images_delete_after_commit
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
-
-from ..expiry import NEVER_EXPIRES
-from ..models import ExpiryDateType, Member, UserExpiryDate
-from .files import expiry_images_delete_after_commit
 
 
 def _refused(message: str) -> ServiceError:

@@ -5,7 +5,7 @@ from functools import partial
 
 from django.db import transaction
 
-from ..models import UserExpiryDate
+from accounts.models import UserExpiryDate
 
 
 def expiry_images_delete_after_commit(names: Iterable[str]) -> None:

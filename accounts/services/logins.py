@@ -10,9 +10,9 @@ import functools
 from django.contrib.auth.hashers import check_password, get_hasher, is_password_usable, make_password
 from django.utils.crypto import get_random_string
 
-from .. import login_limits
-from ..models import Member, Organization, User
-from ..usernames import lookup_key, normalize_username
+from accounts import login_limits
+from accounts.models import Member, Organization, User
+from accounts.usernames import lookup_key, normalize_username
 
 
 @functools.cache

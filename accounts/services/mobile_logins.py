@@ -14,9 +14,8 @@ from django.db.models import Q, QuerySet
 from oauth2_provider.models import get_refresh_token_model
 from oauth2_provider.settings import oauth2_settings
 
+from accounts.models import AppClient, AppConsent, Member, MobileLogin
 from apicore import clock
-
-from ..models import AppClient, AppConsent, Member, MobileLogin
 
 
 def member_may_use_app(*, member: Member, app_client: AppClient) -> bool:

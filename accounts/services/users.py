@@ -6,14 +6,13 @@ import re
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
+from accounts.models import Member, Membership, Organization, Role, User, UserEmail, UserExpiryDate, UserGroup
+from accounts.selectors import member_balance
+from accounts.services.files import expiry_images_delete_after_commit
+from accounts.usernames import lookup_key, nfkc, normalize_username, username_problem
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
 from economy.models import Transaction
-
-from ..models import Member, Membership, Organization, Role, User, UserEmail, UserExpiryDate, UserGroup
-from ..selectors import member_balance
-from ..usernames import lookup_key, nfkc, normalize_username, username_problem
-from .files import expiry_images_delete_after_commit
 
 INVALID = ErrorCode.INVALID_FIELD.code
 DUPLICATE = ErrorCode.DUPLICATE.code

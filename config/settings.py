@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "flightlog",
     "economy",
     "webhooks",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -1,4 +1,4 @@
-"""The demo world's operations data (accounts/demo_operations.py): fleet, sharing, remarks, maintenance, a year
+"""The demo world's operations data (demo/operations.py): fleet, sharing, remarks, maintenance, a year
 of bookings and flights with their charges, and the specials (a flight over midnight, a forgotten tachometer
 reading, an organization that hides its crew). The world is built once for the module and rolled back."""
 
@@ -14,8 +14,10 @@ import time_machine
 from django.db import transaction
 from django.test import override_settings
 
-from accounts.demo import build_world
-from accounts.demo_operations import (
+from accounts.models import Member, Organization
+from apicore import clock
+from bookings.models import Booking
+from demo.operations import (
     AIRPORTS,
     BERGEN_FLEET,
     CHARGED,
@@ -26,9 +28,7 @@ from accounts.demo_operations import (
     Planner,
     Year,
 )
-from accounts.models import Member, Organization
-from apicore import clock
-from bookings.models import Booking
+from demo.world import build_world
 from economy.models import Account, CostCenter, Project, Transaction, TransactionRow
 from flightlog.models import Airport, FlightApproval, FlightLogEntry, FlightType
 from flightlog.totals import time_summary_of

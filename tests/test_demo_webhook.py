@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from accounts.demo import DEMO_WEBHOOK_URL
+from demo.world import DEMO_WEBHOOK_URL
 from webhooks import services
 from webhooks.models import Delivery, DeliveryState, Webhook, WebhookState
 from webhooks.receiver import Receiver

@@ -776,7 +776,7 @@ def test_a_setting_id_twice_is_refused_on_the_page(club, club_admin):
 
 
 def test_the_demo_clubs_member_sees_its_app_settings(settings, tmp_path):
-    from accounts.demo import build_world
+    from demo.world import build_world
 
     settings.MEDIA_ROOT = tmp_path
     world = build_world()

@@ -31,7 +31,6 @@ from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
 from django.db.models import Sum
 
-from accounts.demo_operations import build_demo_operations
 from accounts.expiry import NEVER_EXPIRES
 from accounts.models import MODULES, Member, Membership, Organization, User, UserEmail, UserExpiryDate, UserGroup
 from accounts.services import (
@@ -45,6 +44,7 @@ from accounts.services import (
 )
 from apicore import clock
 from bookings.models import Booking
+from demo.operations import build_demo_operations
 from economy.models import Transaction
 from objects_app.models import BookableObject
 from webhooks.addresses import AddressRefused

@@ -4,7 +4,7 @@ chart of accounts and the members' charges for their flights.
 
 One planner makes a year of flying for one aircraft (`plan_aircraft_year`): days from the season and the day of
 the week, flights inside the day's daylight window in the organization's zone, bookings around them, meter
-readings that run on from one flight to the next. `build_demo_operations` (called by accounts.demo.build_world)
+readings that run on from one flight to the next. `build_demo_operations` (called by demo.world.build_world)
 gives the demo clubs their fleet; `build_bench_club` (bench/operations.py) makes one large organization with
 the same planner. Everything is drawn from random.Random with a fixed seed in a fixed order, and every date is
 counted back from the organization's today (apicore.clock), so a run on the same day gives the same rows.

@@ -4,7 +4,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from accounts.demo import build_world
+from demo.world import build_world
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """The organization website's pages for organizations, members, expiry date types and API tokens.
 
-Registered on admin.site, which is the organization-scoped site (accounts.admin_site). Writes with business
+Registered on admin.site, which is the organization-scoped site (adminkit.site). Writes with business
 rules go through accounts.services; a service's refusal (ServiceError) becomes errors on the page and nothing is
 saved (ServiceSavedAdmin).
 """
@@ -13,36 +13,15 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.db import models, transaction
 from django.http import FileResponse, Http404, HttpResponseRedirect
-from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin_forms import (
-    MEMBER_PLAIN_COLUMNS,
-    RIGHTS_FIELDS,
-    ApiTokenForm,
-    ExpiryDateTypeForm,
-    MemberForm,
-    UserExpiryDateForm,
-)
-from accounts.admin_site import OrganizationScopedAdmin
+from accounts.admin_forms import MEMBER_PLAIN_COLUMNS, ExpiryDateTypeForm, MemberForm, UserExpiryDateForm
 from accounts.api.mobile_org_presenters import NotAValue, parse_setting_value
-from accounts.models import (
-    ApiToken,
-    AppSetting,
-    ExpiryDateType,
-    Member,
-    Membership,
-    Organization,
-    UserExpiryDate,
-    UserGroup,
-)
+from accounts.models import AppSetting, ExpiryDateType, Member, Membership, Organization, UserExpiryDate, UserGroup
 from accounts.selectors import member_balance
 from accounts.services import (
-    api_token_create,
-    api_token_delete,
-    api_token_update,
     expiry_date_type_create,
     expiry_date_type_delete,
     expiry_date_type_update,
@@ -54,6 +33,7 @@ from accounts.services import (
     user_expiry_date_set_image,
     user_update,
 )
+from adminkit.site import OrganizationScopedAdmin
 from apicore.exceptions import ServiceError
 
 
@@ -607,87 +587,6 @@ class ExpiryDateTypeAdmin(ServiceSavedAdmin):
 
     def delete_model(self, request, obj):
         expiry_date_type_delete(expiry_type=obj, delete_dependents=request.POST.get("delete_dependents") == "yes")
-
-
-@admin.register(ApiToken)
-class ApiTokenAdmin(OrganizationScopedAdmin):
-    """System settings → Authorization: the organization's Main API tokens.
-
-    The services create, change and delete tokens; the secret is shown once, on the page that answers the
-    add form, and is kept nowhere.
-    """
-
-    section = (_("System settings"), _("Authorization"))
-    form = ApiTokenForm
-    list_display = ["description", "client_id_column", "owner_name", "rights_summary", "created_at", "organization"]
-    list_filter = ["organization"]
-    list_select_related = ["owner", "organization"]
-    search_fields = ["description"]
-    secret_template = "admin/accounts/apitoken/secret.html"
-
-    @admin.display(description=_("Client ID"), ordering="client_id")
-    def client_id_column(self, token):
-        return token.client_id
-
-    @admin.display(description=_("Owner"), ordering="owner__name")
-    def owner_name(self, token):
-        return token.owner.full_name
-
-    @admin.display(description=_("Rights"))
-    def rights_summary(self, token):
-        return token.scope or gettext("none")
-
-    def get_fieldsets(self, request, obj=None):
-        about = ["organization", "description"] + ([] if obj is None else ["client_id", "owner_name", "created_at"])
-        fieldsets = [
-            (None, {"fields": about}),
-            (_("Rights"), {"fields": RIGHTS_FIELDS, "description": _("Per module: none, read, write, or both.")}),
-            (_("Allowed IP addresses"), {"fields": ["allowed_ips"]}),
-        ]
-        return self.without_organization_field(request, fieldsets)
-
-    def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else ["organization", "client_id", "owner_name", "created_at"]
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        form.acting_user = request.user
-        return form
-
-    def save_form(self, request, form, change):
-        """Save through the services (instead of form.save); save_model then has nothing left to do."""
-        if change:
-            return api_token_update(token=form.instance, **form.token_values())
-        token, secret = api_token_create(
-            organization=form.instance.organization, owner=request.user, **form.token_values()
-        )
-        token.new_secret = secret  # for response_add only; never saved
-        return token
-
-    def save_model(self, request, obj, form, change):
-        pass
-
-    def save_related(self, request, form, formsets, change):
-        pass  # no many-to-many fields, no inlines
-
-    def response_add(self, request, obj, post_url_continue=None):
-        """The one page that shows the secret, next to the Client ID."""
-        context = {
-            **self.admin_site.each_context(request),
-            "title": gettext("API token created"),
-            "opts": self.opts,
-            "token": obj,
-            "secret": obj.new_secret,
-        }
-        request.current_app = self.admin_site.name
-        return TemplateResponse(request, self.secret_template, context)
-
-    def delete_model(self, request, obj):
-        api_token_delete(token=obj)
-
-    def delete_queryset(self, request, queryset):
-        for token in queryset:
-            api_token_delete(token=token)
 
 
 # Support-only pages: the Mobile API's app clients and blocked addresses.

@@ -17,11 +17,11 @@ from django.urls import path, reverse
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin_forms import rights_field, rights_fields
-from accounts.admin_site import SupportOnlyAdmin
 from accounts.models import MOBILE_MODULES, AppClient
 from accounts.services import app_client_create, app_client_key_renew, app_client_revoke, app_client_update
 from accounts.services.app_clients import app_client_rights_problems, redirect_uris_problems
+from adminkit.forms import rights_field, rights_fields
+from adminkit.site import SupportOnlyAdmin
 from apicore.exceptions import ServiceError
 
 MOBILE_RIGHTS_FIELDS = [rights_field(module) for module in MOBILE_MODULES]

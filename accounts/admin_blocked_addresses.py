@@ -10,9 +10,9 @@ from django.contrib import admin
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin_site import SupportOnlyAdmin
 from accounts.blocked_addresses import parse_network
 from accounts.models import BlockedAddress
+from adminkit.site import SupportOnlyAdmin
 
 
 class BlockedAddressForm(forms.ModelForm):

@@ -17,10 +17,11 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from accounts.models import ApiToken, ExpiryDateType, Member, MemberRole, Role, UserEmail
-from accounts.token_lookup import TokenRow, find_token_row
+from accounts.models import ExpiryDateType, Member, MemberRole, Role, UserEmail
 from apicore import clock
 from economy.models import Transaction
+from main_api.models import ApiToken
+from main_api.token_lookup import TokenRow, find_token_row
 
 CLIENT_ID_FORM = re.compile(r"[0-9]{1,18}")
 MONEY = DecimalField(max_digits=14, decimal_places=2)

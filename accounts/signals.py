@@ -4,9 +4,10 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from oauth2_provider.models import get_access_token_model
 
-from accounts import token_cache
-from accounts.models import ApiToken, Member, MemberRole, Organization
+from accounts.models import Member, MemberRole, Organization
 from apicore import clock, counters
+from main_api import token_cache
+from main_api.models import ApiToken
 
 
 @receiver(post_delete, sender=ApiToken)
@@ -17,7 +18,7 @@ def delete_oauth_client_with_token(sender, instance: ApiToken, **kwargs):
     get_application_model().objects.filter(pk=instance.application_id).delete()
 
 
-# --- Cached token rows (accounts.token_cache): new revision stamps when what they hold changes -------------
+# --- Cached token rows (main_api.token_cache): new revision stamps when what they hold changes -------------
 
 
 def _restamp(keys: list[str], using: str) -> None:

@@ -131,7 +131,7 @@ def prepared_statements(using: str = "default"):
     parameter), so the server parses and plans them once per connection instead of on every call (2-6 ms
     for a page of flights or bookings). Django's other queries keep its default client-side binding.
     While queries are logged (DEBUG, tests that count them) nothing changes: psycopg leaves a prepared
-    execution's text out of what Django's log reads (as accounts.token_lookup)."""
+    execution's text out of what Django's log reads (as main_api.token_lookup)."""
     connection = connections[using]
     if connection.vendor != "postgresql" or connection.queries_logged:
         yield

@@ -158,8 +158,9 @@ def prepare_bench_database(name: str = BENCH_DB, redis_url: str = BENCH_REDIS_UR
 
 TOKENS_SCRIPT = """
 import json
-from accounts.models import MODULES, Organization, User
-from accounts.services import api_token_create
+from accounts.models import Organization, User
+from main_api.models import MODULES
+from main_api.services import api_token_create
 organization = Organization.objects.get(pk={organization_id})
 owner = User.objects.get(username={owner!r})
 made = []

@@ -20,8 +20,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ServiceSavedAdmin
-from accounts.admin_forms import RefusalErrors
 from accounts.models import User
+from adminkit.forms import RefusalErrors
 
 from .models import Booking
 from .services import booking_create, booking_delete, booking_update

@@ -4,9 +4,8 @@ import datetime as dt
 
 from django.db.models import Q
 
-from accounts.api.presenters import NAME_COLUMNS
 from accounts.models import User, UserEmail
-from accounts.models.user import full_name_of
+from accounts.models.user import NAME_COLUMNS, full_name_of
 from apicore import clock
 
 

@@ -54,7 +54,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
 
 INSTALLED_APPS = [
-    "accounts.admin_apps.OrganizationAdminConfig",  # django.contrib.admin, organization-scoped
+    "adminkit.apps.OrganizationAdminConfig",  # django.contrib.admin, organization-scoped
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "oauth2_provider",
     "apicore",
     "accounts",
+    "main_api",
     "objects_app",
     "bookings",
     "flightlog",
@@ -118,7 +119,7 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg prepares a statement the first time it runs on a server-side-binding cursor. Only the token
-    # lookup of every API call uses one (accounts.token_lookup); Django's cursors keep client-side binding,
+    # lookup of every API call uses one (main_api.token_lookup); Django's cursors keep client-side binding,
     # which never prepares. Needs a direct connection or PgBouncer 1.21+ (max_prepared_statements).
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

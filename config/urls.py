@@ -3,16 +3,9 @@ from django.urls import include, path
 
 from apicore.openapi import document_routes
 from apicore.routes import catch_all
+from main_api.urls import main_v5
 
 from . import pages
-
-main_v5 = [
-    path("", include("accounts.api.urls_main_v5")),
-    path("", include("objects_app.api.urls_main_v5")),
-    path("", include("bookings.api.urls_main_v5")),
-    path("", include("flightlog.api.urls_main_v5")),
-    path("", include("economy.api.urls_main_v5")),
-]
 
 mobile_v5 = [
     path("oauth/", include("accounts.api.urls_mobile_oauth")),

@@ -32,9 +32,8 @@ from django.core.files.base import ContentFile
 from django.db.models import Sum
 
 from accounts.expiry import NEVER_EXPIRES
-from accounts.models import MODULES, Member, Membership, Organization, User, UserEmail, UserExpiryDate, UserGroup
+from accounts.models import Member, Membership, Organization, User, UserEmail, UserExpiryDate, UserGroup
 from accounts.services import (
-    api_token_create,
     app_client_create,
     expiry_date_type_create,
     member_set_roles,
@@ -46,6 +45,8 @@ from apicore import clock
 from bookings.models import Booking
 from demo.operations import build_demo_operations
 from economy.models import Transaction
+from main_api.models import MODULES
+from main_api.services import api_token_create
 from objects_app.models import BookableObject
 from webhooks.addresses import AddressRefused
 from webhooks.services import webhook_create

@@ -1,5 +1,5 @@
 """The organization website's economy pages: the chart of accounts, cost centers, projects and members'
-transactions, each limited to the current organization (accounts.admin_site.OrganizationScopedAdmin).
+transactions, each limited to the current organization (adminkit.site.OrganizationScopedAdmin).
 
 A transaction is added through economy.services.transaction_create (the same rules as POST /transactions; a
 refusal comes back on the form's fields and nothing is saved) and never changed or deleted afterwards: a
@@ -10,7 +10,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ServiceSavedAdmin, _ReadOnlyInline
-from accounts.admin_site import OrganizationScopedAdmin
+from adminkit.site import OrganizationScopedAdmin
 from apicore import clock
 
 from .forms import TransactionForm

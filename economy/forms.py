@@ -7,8 +7,8 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin_forms import RefusalErrors
 from accounts.models import Member
+from adminkit.forms import RefusalErrors
 from apicore.errors import ErrorCode
 from apicore.exceptions import ServiceError
 

@@ -25,9 +25,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ServiceSavedAdmin
-from accounts.admin_forms import RefusalErrors
-from accounts.admin_site import OrganizationScopedAdmin
 from accounts.models import Member
+from adminkit.forms import RefusalErrors
+from adminkit.site import OrganizationScopedAdmin
 from apicore import clock
 from apicore.exceptions import ServiceError
 from objects_app.models import BookableObject, ObjectShare, Remark

@@ -1,6 +1,6 @@
 """The organization website's pages for objects (with their sharing and maintenance items) and remarks.
 
-Registered on admin.site, the organization-scoped site (accounts.admin_site): an administrator sees and changes
+Registered on admin.site, the organization-scoped site (adminkit.site): an administrator sees and changes
 only the organization's own objects and the remarks on them. Remarks are written, acknowledged, commented and
 closed through objects_app.services, so that the history is recorded as the API shows it and webhooks hear of
 it; objects are deleted through it too (the webhooks' booking.delete of their bookings).
@@ -21,8 +21,8 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ServiceSavedAdmin, _ParentPermissionInline
-from accounts.admin_forms import RefusalErrors
 from accounts.models import Organization
+from adminkit.forms import RefusalErrors
 from apicore import clock
 from apicore.exceptions import ServiceError
 

@@ -4,7 +4,8 @@ import re
 
 from django.test import Client
 
-from accounts.models import MODULES, MemberRole
+from accounts.models import MemberRole
+from main_api.models import MODULES
 from tests.factories import MemberFactory, UserFactory
 
 ADMIN = "/admin"

@@ -6,8 +6,9 @@ import time_machine
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from accounts.models import MODULES
-from accounts.services import api_token_create, expiry_date_type_create
+from accounts.services import expiry_date_type_create
+from main_api.models import MODULES
+from main_api.services import api_token_create
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory, UserGroupFactory, make_admin
 
 # The log of the whole run is checked for the secrets the tests used (tests/log_secrets.py).

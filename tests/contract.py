@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 
 from django.urls import resolve
 
-from accounts.models import MODULES
+from main_api.models import MODULES
 from tests.conftest import BASE
 from tests.helpers import assert_problem, problem_fields
 

@@ -126,10 +126,11 @@ def _install_registry(patches: _Patches) -> None:
     from oauthlib.oauth2.rfc6749.grant_types.authorization_code import AuthorizationCodeGrant
     from oauthlib.oauth2.rfc6749.tokens import BearerToken
 
-    import accounts.api.auth_main_v5
     import accounts.services
     import accounts.services.app_clients
     import apicore.secrets
+    import main_api.auth
+    import main_api.services
 
     add = REGISTRY.add
     add("signing key", settings.SECRET_KEY)
@@ -151,12 +152,10 @@ def _install_registry(patches: _Patches) -> None:
     )
 
     # Module globals, so that every caller of these names in those modules goes through the wrapper.
-    patches.wrap(accounts.services, "new_secret", lambda secret, *a, **k: add("client secret", secret))
+    patches.wrap(main_api.services, "new_secret", lambda secret, *a, **k: add("client secret", secret))
     patches.wrap(accounts.services.app_clients, "new_secret", lambda secret, *a, **k: add("app client key", secret))
     patches.wrap(apicore.secrets, "secret_hash", lambda _h, secret, *a, **k: add("client secret", secret))
-    patches.wrap(
-        accounts.api.auth_main_v5, "secret_hash", lambda _h, credential, *a, **k: add("bearer credential", credential)
-    )
+    patches.wrap(main_api.auth, "secret_hash", lambda _h, credential, *a, **k: add("bearer credential", credential))
 
     def posted(_response, _factory, _path, data=None, *args, content_type=None, **kwargs):
         if isinstance(data, str | bytes):
@@ -227,7 +226,7 @@ def _log_sql(execute, sql, params, many, context):
     """Each statement logged as Django's debug cursor logs it with DEBUG=True: same logger, message and
     arguments (the statement with its values written in, then the values). Not through
     `force_debug_cursor` itself: with queries logged, the token lookup leaves its prepared statement for
-    the default cursor (accounts.token_lookup), and the suite would no longer run the production path."""
+    the default cursor (main_api.token_lookup), and the suite would no longer run the production path."""
     started = time.monotonic()
     try:
         return execute(sql, params, many, context)

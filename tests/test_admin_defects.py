@@ -20,12 +20,13 @@ from django.contrib.admin.models import LogEntry
 from django.utils import timezone
 
 from accounts.expiry import NEVER_EXPIRES
-from accounts.models import ApiToken, MemberRole, Organization, UserEmail, UserExpiryDate
+from accounts.models import MemberRole, Organization, UserEmail, UserExpiryDate
 from accounts.services import expiry_date_type_create
+from main_api.models import ApiToken
 from tests.admin_fixtures import ADMIN, listed, make_superuser, shown_messages, web
 from tests.factories import MemberFactory, MembershipFactory, UserGroupFactory
 
-TOKENS = f"{ADMIN}/accounts/apitoken"
+TOKENS = f"{ADMIN}/main_api/apitoken"
 
 
 # --- a browser's view of a form ----------------------------------------------------------------------------

@@ -370,7 +370,7 @@ def test_deleting_a_selection_of_types_refuses_those_with_dates(client, org, mem
 def test_the_type_page_is_on_the_organization_website(admin):
     from django.contrib import admin as django_admin
 
-    from accounts.admin_site import OrganizationScopedAdmin
+    from adminkit.site import OrganizationScopedAdmin
 
     assert isinstance(django_admin.site._registry[ExpiryDateType], OrganizationScopedAdmin)
     names = [entry["object_name"] for app in web(admin).get(f"{ADMIN}/").context["app_list"] for entry in app["models"]]

@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.auth import SESSION_KEY
 
-from accounts.admin_site import CURRENT_ORGANIZATION_SESSION_KEY, OrganizationScopedAdmin
 from accounts.models import Member, MemberRole, Membership, Organization
+from adminkit.site import CURRENT_ORGANIZATION_SESSION_KEY, OrganizationScopedAdmin
 from tests.admin_fixtures import ADMIN, NO_EXPIRY_ROWS, listed, make_admin_of, make_superuser, web
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory, UserFactory, UserGroupFactory
 
@@ -44,7 +44,7 @@ def test_a_plain_member_cannot_enter(org):
     MemberRole.objects.create(member=member, role="instructor")
     client = web(member.user)
 
-    for path in [f"{ADMIN}/", f"{ADMIN}/accounts/member/", f"{ADMIN}/accounts/apitoken/"]:
+    for path in [f"{ADMIN}/", f"{ADMIN}/accounts/member/", f"{ADMIN}/main_api/apitoken/"]:
         response = client.get(path)
         assert response.status_code == 302, path
         assert response["Location"].startswith(f"{ADMIN}/login/"), path
@@ -309,13 +309,14 @@ def test_the_index_lists_authorization_under_system_settings(admin):
     sections = {app["name"]: [entry["name"] for entry in app["models"]] for app in response.context["app_list"]}
     assert sections["System settings"] == ["Authorization"]
     assert not any("API tokens" in names for names in sections.values())
-    assert f"{ADMIN}/accounts/apitoken/" in response.content.decode()
+    assert f"{ADMIN}/main_api/apitoken/" in response.content.decode()
 
 
 def test_every_model_admin_of_the_site_is_organization_scoped():
     from django.contrib import admin
 
-    from accounts.models import ApiToken, UserGroup
+    from accounts.models import UserGroup
+    from main_api.models import ApiToken
 
     for model in [Organization, Member, Membership, UserGroup, ApiToken]:
         assert isinstance(admin.site._registry[model], OrganizationScopedAdmin), model

@@ -7,11 +7,11 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.sessions.models import Session
 from oauth2_provider.models import AccessToken, Application
 
-from accounts.models import MODULES, ApiToken
+from main_api.models import MODULES, ApiToken
 from tests.admin_fixtures import ADMIN, listed, make_superuser, shown_once, token_form, web
 from tests.conftest import BASE, MainApi, basic
 
-TOKENS = f"{ADMIN}/accounts/apitoken"
+TOKENS = f"{ADMIN}/main_api/apitoken"
 
 
 def create_through_admin(client, **form) -> tuple[ApiToken, str]:

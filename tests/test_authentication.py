@@ -6,10 +6,11 @@ import pytest
 import time_machine
 from rest_framework.request import Request
 
-from accounts.api.auth_main_v5 import MainApiTokenAuthentication
-from accounts.models import ApiToken, MemberRole
-from accounts.services import api_token_delete
+from accounts.models import MemberRole
 from apicore.exceptions import ApiError
+from main_api.auth import MainApiTokenAuthentication
+from main_api.models import ApiToken
+from main_api.services import api_token_delete
 from tests.helpers import assert_problem
 
 INVALID_TOKEN = 'Bearer error="invalid_token"'

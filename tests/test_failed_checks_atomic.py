@@ -63,7 +63,7 @@ def race(send, calls: int = CALLS) -> tuple[Counter, Counter]:
 
 
 def test_80_racing_bearer_calls_with_garbage_tokens_give_exactly_20_refusals(counter_cache, address, monkeypatch):
-    monkeypatch.setattr("accounts.api.auth_main_v5.api_token_for_credential", held_lookup(CALLS))
+    monkeypatch.setattr("main_api.auth.api_token_for_credential", held_lookup(CALLS))
 
     def send():
         return Client().get(
@@ -81,7 +81,7 @@ def test_80_racing_bearer_calls_with_garbage_tokens_give_exactly_20_refusals(cou
 def test_80_racing_token_requests_with_garbage_credentials_give_exactly_20_refusals(
     counter_cache, address, monkeypatch
 ):
-    monkeypatch.setattr("accounts.oauth.api_token_for_client_id", held_lookup(CALLS))
+    monkeypatch.setattr("main_api.oauth.api_token_for_client_id", held_lookup(CALLS))
 
     def send():
         return Client().post(
@@ -100,7 +100,7 @@ def test_80_racing_token_requests_with_garbage_credentials_give_exactly_20_refus
 
 def test_the_refusal_past_the_limit_waits_out_the_window(counter_cache, address, monkeypatch):
     """Called one after the other, the 21st refusal is the first 429, with Retry-After within the window."""
-    monkeypatch.setattr("accounts.api.auth_main_v5.api_token_for_credential", lambda **_kw: None)
+    monkeypatch.setattr("main_api.auth.api_token_for_credential", lambda **_kw: None)
     client = Client()
 
     replies = [

@@ -10,7 +10,6 @@ from django.db.models.functions import Lower
 from django.urls import include, path
 from rest_framework.authentication import BaseAuthentication
 
-from accounts.api.auth_main_v5 import MainApiTokenAuthentication
 from accounts.api.expiry_presenters import ExpiryDateListPresenter
 from accounts.api.presenters import GroupPresenter
 from accounts.models import Membership, UserExpiryDate
@@ -19,6 +18,8 @@ from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.flavours import Flavour
 from apicore.views import ItemEndpoint, ListEndpoint, OrderParameter, Paging
+from main_api.auth import MainApiTokenAuthentication
+from main_api.urls import main_v5
 from tests.factories import ExpiryDateTypeFactory, MemberFactory, MembershipFactory
 
 pytestmark = pytest.mark.urls("tests.test_flavours")
@@ -99,7 +100,7 @@ class MembershipOne(Legacy, ItemEndpoint):
 
 
 urlpatterns = [
-    path("main/v5/", include(("accounts.api.urls_main_v5", "main_v5"))),
+    path("main/v5/", include((main_v5, "main_v5"))),
     path("legacy/memberships", Memberships.as_view()),
     path("legacy/memberships/<int:pk>", MembershipOne.as_view()),
     path("legacy/dates", ComingDates.as_view()),

@@ -12,10 +12,10 @@ from django.http import Http404
 from django.urls import path
 from rest_framework import exceptions as drf_exceptions
 
-from accounts.api.flavour_main_v5 import MainV5Api
 from accounts.models import ExpiryDateType
 from apicore.views import Endpoint
 from config.urls import urlpatterns as service_urlpatterns
+from main_api.flavour_v5 import MainV5Api
 from tests.conftest import BASE, basic
 from tests.helpers import PROBLEM_CONTENT_TYPE
 

@@ -12,8 +12,6 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from accounts.models import MODULES, ApiToken
-from accounts.services import api_token_create
 from bench.server import (
     TOO_MANY_REQUESTS_CODE,
     Gunicorn,
@@ -22,6 +20,8 @@ from bench.server import (
     hammer_token,
     service_env,
 )
+from main_api.models import MODULES, ApiToken
+from main_api.services import api_token_create
 from tests.factories import OrganizationFactory, make_admin
 
 DATABASE_ENGINE = settings.DATABASES["default"]["ENGINE"]
@@ -78,7 +78,7 @@ def test_a_change_reaches_every_worker_on_the_next_call(transactional_db, tmp_pa
     """The workers keep token rows in memory; a change made in another process (here: this one, committed,
     with the production cache) renews the revision stamps in Redis, and every worker reads the row again
     on its next call."""
-    from accounts.services import api_token_update
+    from main_api.services import api_token_update
 
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": settings.TEST_REDIS_URL}

@@ -7,8 +7,9 @@ from django.apps import apps
 from django.test import Client
 from oauth2_provider.models import AccessToken, RefreshToken
 
-from accounts.models import ApiToken, MemberRole
-from accounts.services import api_token_delete
+from accounts.models import MemberRole
+from main_api.models import ApiToken
+from main_api.services import api_token_delete
 from tests.conftest import BASE, basic
 from tests.factories import MemberFactory
 from tests.helpers import assert_problem

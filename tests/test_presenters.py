@@ -11,17 +11,14 @@ from django.test.utils import CaptureQueriesContext
 from jsonschema import Draft202012Validator
 
 from accounts.api.expiry_presenters import ExpiryDateListPresenter, UserExpiryDatePresenter
-from accounts.api.presenters import (
-    ExpiryDateTypePresenter,
-    GroupPresenter,
-    OrganizationPresenter,
-    TokenPresenter,
-)
+from accounts.api.presenters import ExpiryDateTypePresenter, GroupPresenter, OrganizationPresenter
 from accounts.api.user_presenters import UserPresenter
-from accounts.models import ApiToken, Member, MemberRole, Membership, UserEmail, UserExpiryDate, UserGroup
+from accounts.models import Member, MemberRole, Membership, UserEmail, UserExpiryDate, UserGroup
 from accounts.selectors import member_balance, types_with_dates_of
 from apicore.presenters import STRING, Field, Presenter, PresenterContext, Related
 from economy.models import Transaction
+from main_api.api_v5 import TokenPresenter
+from main_api.models import ApiToken
 from tests.factories import ExpiryDateTypeFactory, MemberFactory
 
 TODAY = dt.date(2026, 6, 15)

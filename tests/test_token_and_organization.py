@@ -2,7 +2,8 @@
 
 import pytest
 
-from accounts.models import MODULES, MemberRole
+from accounts.models import MemberRole
+from main_api.models import MODULES
 from tests.factories import MemberFactory, OrganizationFactory, make_admin
 from tests.helpers import assert_problem, problem_fields
 

@@ -1,15 +1,15 @@
 """The per-process cache of token rows: a warmed call needs no query, and every change that a token call
-depends on takes effect on the very next call (accounts.token_cache, accounts.signals)."""
+depends on takes effect on the very next call (main_api.token_cache, accounts.signals)."""
 
 import datetime as dt
 
 import pytest
 from oauth2_provider.models import get_access_token_model
 
-from accounts import token_cache
 from accounts.models import Member, MemberRole
-from accounts.services import api_token_delete, api_token_update
 from apicore import counters
+from main_api import token_cache
+from main_api.services import api_token_delete, api_token_update
 from tests.conftest import BASE
 from tests.helpers import assert_problem
 

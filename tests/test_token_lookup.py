@@ -1,4 +1,4 @@
-"""accounts.token_lookup: one statement for both kinds of credential, prepared on PostgreSQL."""
+"""main_api.token_lookup: one statement for both kinds of credential, prepared on PostgreSQL."""
 
 import datetime as dt
 
@@ -6,9 +6,9 @@ import pytest
 from django.db import connection
 from oauth2_provider.models import get_access_token_model
 
-from accounts.token_lookup import find_token_row
 from apicore import clock
 from apicore.secrets import secret_hash
+from main_api.token_lookup import find_token_row
 
 
 def test_the_direct_secret_and_a_live_access_token_find_the_same_token(api, org, admin):

@@ -242,7 +242,7 @@ def test_the_member_and_api_token_pages_in_swedish_have_swedish_fieldset_titles(
     member_page = browser.get(
         f"{ADMIN}/accounts/member/{member.pk}/change/", HTTP_ACCEPT_LANGUAGE="sv", secure=True
     ).content.decode()
-    token_page = browser.get(f"{ADMIN}/accounts/apitoken/add/", HTTP_ACCEPT_LANGUAGE="sv", secure=True).content.decode()
+    token_page = browser.get(f"{ADMIN}/main_api/apitoken/add/", HTTP_ACCEPT_LANGUAGE="sv", secure=True).content.decode()
 
     titles = fieldset_titles(member_page)
     for title in ("Roller", "Namn", "Kontakt", "Identifiering och närmast anhörig", "Konto", "Övrigt"):

@@ -26,7 +26,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin_site import OrganizationScopedAdmin
+from adminkit.site import OrganizationScopedAdmin
 from apicore import clock
 
 from . import services, transport

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.admin import _ReadOnlyInline
-from accounts.admin_site import OrganizationScopedAdmin
+from adminkit.site import OrganizationScopedAdmin
 
 from . import services
 from .admin import local_time

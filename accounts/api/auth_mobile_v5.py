@@ -22,13 +22,13 @@ from oauth2_provider.models import get_access_token_model
 from rest_framework.authentication import BaseAuthentication
 
 from accounts import mobile_ratelimit
-from accounts.api.auth_main_v5 import INVALID_TOKEN_CHALLENGE, bearer_credential
 from accounts.blocked_addresses import address_blocked
 from accounts.models import AppClient, Member, MobileLogin
 from apicore import clock
 from apicore.client_ip import client_ip
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
+from main_api.auth import INVALID_TOKEN_CHALLENGE, bearer_credential
 
 
 @dataclass(frozen=True)

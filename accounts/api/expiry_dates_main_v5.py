@@ -9,11 +9,11 @@ from django.db.models.functions import Lower
 
 from accounts import selectors, services
 from accounts.api.expiry_presenters import ExpiryDateListPresenter, UserExpiryDatePresenter
-from accounts.api.flavour_main_v5 import MainV5Api
 from accounts.models import Member, UserExpiryDate
 from apicore import params
 from apicore import schema as s
 from apicore.views import DeleteMixin, ItemEndpoint, ListEndpoint, ReplaceMixin
+from main_api.flavour_v5 import MainV5Api
 
 
 def _expired(value: bool, context) -> Q:

@@ -1,8 +1,9 @@
 """Presenters of users' expiry dates (Main API v5). `expired` is the date alone against the context's today
 (the organization's, in its timezone)."""
 
-from accounts.api.presenters import full_name, name_columns
+from accounts.api.presenters import full_name
 from accounts.expiry import date_expired
+from accounts.models.user import name_columns
 from apicore.presenters import BOOLEAN, DATE, INTEGER, REF, STRING, Field, Presenter, iso_date, nullable
 
 

@@ -1,13 +1,13 @@
 """Main API v5: POST /login-checks, a member's username and password checked for an integration."""
 
 from accounts import login_limits
-from accounts.api.flavour_main_v5 import MainV5Api
 from accounts.models import User
 from accounts.services import logins
 from apicore import schema as s
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.views import Endpoint
+from main_api.flavour_v5 import MainV5Api
 
 
 class LoginCheckBody(s.Schema):

@@ -4,21 +4,12 @@ from django.db.models.functions import Lower
 
 from accounts import services
 from accounts.api import schemas
-from accounts.api.flavour_main_v5 import MainV5Api
-from accounts.api.presenters import ExpiryDateTypePresenter, GroupPresenter, OrganizationPresenter, TokenPresenter
+from accounts.api.presenters import ExpiryDateTypePresenter, GroupPresenter, OrganizationPresenter
 from accounts.models import ExpiryDateType, Membership, UserGroup
 from apicore import params
 from apicore.errors import ErrorCode
 from apicore.views import CreateMixin, DeleteMixin, ItemEndpoint, ListEndpoint, SingletonEndpoint, UpdateMixin
-
-
-class TokenView(MainV5Api, SingletonEndpoint):
-    """The calling token: description, owner, organization and rights."""
-
-    presenter_class = TokenPresenter
-
-    def get_object(self):
-        return self.request.auth
+from main_api.flavour_v5 import MainV5Api
 
 
 class OrganizationView(MainV5Api, SingletonEndpoint):

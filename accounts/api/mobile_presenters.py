@@ -3,7 +3,6 @@
 from decimal import Decimal
 
 from accounts.models import MOBILE_MODULES, AppClient
-from accounts.models.token import RIGHT_VALUES
 from accounts.models.user import full_name_of
 from accounts.selectors import balance_expression
 from apicore.presenters import (
@@ -21,6 +20,7 @@ from apicore.presenters import (
     obj,
     text_or_none,
 )
+from main_api.models import RIGHT_VALUES
 
 NULLABLE_TEXT = nullable(STRING)
 

@@ -3,48 +3,21 @@
 from django.db.models import F
 from django.db.models.functions import Lower
 
-from accounts.models import MODULES
-from accounts.models.token import RIGHT_VALUES
 from accounts.models.user import full_name_of as full_name
+from accounts.models.user import name_columns
 from apicore.presenters import (
     BOOLEAN,
     INTEGER,
     NUMBER,
-    REF,
     STRING,
     Block,
     Field,
     Presenter,
     Related,
     array,
-    enum,
     nullable,
     obj,
 )
-
-# The columns of a login's display name, and the name as User.full_name gives it.
-NAME_COLUMNS = ("name", "first_name", "last_name_particle", "last_name", "username")
-
-
-def name_columns(path: str) -> tuple[str, ...]:
-    return tuple(f"{path}__{column}" for column in NAME_COLUMNS)
-
-
-class TokenPresenter(Presenter):
-    fields = {
-        "description": Field(STRING, "description"),
-        "owner": Field(
-            REF, "owner_id", *name_columns("owner"), compute=lambda id_, *name: {"id": id_, "name": full_name(*name)}
-        ),
-        "organization": Field(
-            REF, "organization_id", "organization__name", compute=lambda id_, name: {"id": id_, "name": name}
-        ),
-        "rights": Field(
-            {"type": "object", "properties": {m: enum(RIGHT_VALUES) for m in MODULES}, "additionalProperties": False},
-            "rights",
-            compute=lambda rights: {module: rights[module] for module in MODULES if rights.get(module)},
-        ),
-    }
 
 
 def _coordinate(value) -> float | None:

@@ -3,11 +3,8 @@ from django.urls import path
 from accounts.api import main_v5, users_main_v5
 from accounts.api.expiry_dates_main_v5 import ExpiryDateList, UserExpiryDateItem, UserExpiryDateList
 from accounts.api.login_checks_main_v5 import LoginCheckView
-from accounts.api.oauth_main_v5 import MainTokenView
 
 urlpatterns = [
-    path("oauth/token", MainTokenView.as_view(), name="oauth-token"),
-    path("token", main_v5.TokenView.as_view(), name="token"),
     path("organization", main_v5.OrganizationView.as_view(), name="organization"),
     path("memberships", main_v5.MembershipList.as_view(), name="memberships"),
     path("memberships/<id:pk>", main_v5.MembershipItem.as_view(), name="membership"),

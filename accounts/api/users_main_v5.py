@@ -5,7 +5,6 @@ from dataclasses import dataclass
 from django.db.models.functions import Lower
 
 from accounts import selectors, services
-from accounts.api.flavour_main_v5 import MainV5Api
 from accounts.api.user_presenters import UserPresenter
 from accounts.api.user_schemas import UserCreate, UserUpdate
 from accounts.models import Member
@@ -14,6 +13,7 @@ from accounts.usernames import nfkc
 from apicore import params
 from apicore.errors import ErrorCode
 from apicore.views import CreateMixin, DeleteMixin, ItemEndpoint, ListEndpoint, UpdateMixin
+from main_api.flavour_v5 import MainV5Api
 
 
 def _text(lookup: str, what: str) -> params.Search:

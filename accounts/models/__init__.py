@@ -3,13 +3,10 @@ from accounts.models.expiry import ExpiryDateType, UserExpiryDate
 from accounts.models.member import Member, MemberRole, Membership, Role, UserGroup
 from accounts.models.mobile_login import AppConsent, BlockedAddress, MobileLogin
 from accounts.models.organization import AppSetting, Organization
-from accounts.models.token import MODULES, ApiToken
 from accounts.models.user import User, UserEmail
 
 __all__ = [
     "MOBILE_MODULES",
-    "MODULES",
-    "ApiToken",
     "AppClient",
     "AppConsent",
     "AppSetting",

@@ -131,3 +131,11 @@ class UserEmail(models.Model):
 
     def __str__(self) -> str:
         return self.address
+
+
+# The columns of a login's display name, and the name as User.full_name gives it.
+NAME_COLUMNS = ("name", "first_name", "last_name_particle", "last_name", "username")
+
+
+def name_columns(path: str) -> tuple[str, ...]:
+    return tuple(f"{path}__{column}" for column in NAME_COLUMNS)

@@ -19,11 +19,11 @@ from oauth2_provider.models import (
 )
 
 from accounts.models import MOBILE_MODULES, AppClient, Organization
-from accounts.models.token import RIGHT_VALUES
 from apicore import clock
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
 from apicore.secrets import new_secret
+from main_api.models import RIGHT_VALUES
 
 INVALID = ErrorCode.INVALID_FIELD.code
 MAX_REDIRECT_URIS = 10

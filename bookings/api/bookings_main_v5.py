@@ -5,9 +5,9 @@ dates of the caller's organization: a booking is listed when it ends after `date
 before `date_to` is over (bookings/selectors.py).
 """
 
-from accounts.api.flavour_main_v5 import MainV5Api
 from apicore import params
 from apicore.views import ItemEndpoint, ListEndpoint
+from main_api.flavour_v5 import MainV5Api
 
 from .. import selectors
 from ..models import Booking

@@ -1,7 +1,8 @@
 """Presenter of the Mobile API v5's transaction (document 2, Transaction): the member's own transaction with
 the balance after it; the internal note (from `#` on) left out of the comment."""
 
-from accounts.api.presenters import full_name, name_columns
+from accounts.api.presenters import full_name
+from accounts.models.user import name_columns
 from apicore.presenters import (
     DATE,
     DATETIME,

@@ -7,9 +7,8 @@ from decimal import Decimal
 
 from django.db.models import OuterRef, Subquery
 
-from accounts.api.presenters import name_columns
 from accounts.models import Member
-from accounts.models.user import full_name_of
+from accounts.models.user import full_name_of, name_columns
 from apicore.presenters import (
     DATE,
     DATETIME,

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Q, Value
 from django.db.models.functions import Lower
 
-from accounts.api.flavour_main_v5 import MainV5Api
 from accounts.models import Member
 from apicore import params
 from apicore.errors import ErrorCode
 from apicore.views import CreateMixin, ItemEndpoint, ListEndpoint
+from main_api.flavour_v5 import MainV5Api
 
 from ..models import Transaction
 from ..services import transaction_create, transaction_field_problems

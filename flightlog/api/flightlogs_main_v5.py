@@ -14,12 +14,12 @@ from typing import Any
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 
-from accounts.api.flavour_main_v5 import MainV5Api
 from accounts.models import Member
 from apicore import params
 from apicore.errors import ErrorCode
 from apicore.exceptions import ServiceError
 from apicore.views import ItemEndpoint, ListEndpoint
+from main_api.flavour_v5 import MainV5Api
 from objects_app.models import BookableObject
 
 from ..models import FlightApproval, FlightLogEntry, FlightType

@@ -7,8 +7,9 @@ with their logins and organizations made a read of 15 tables, which PostgreSQL p
 
 from decimal import Decimal
 
-from accounts.api.presenters import full_name, name_columns
+from accounts.api.presenters import full_name
 from accounts.models import Member
+from accounts.models.user import name_columns
 from apicore.presenters import (
     BOOLEAN,
     DATE,

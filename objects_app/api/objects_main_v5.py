@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from accounts.api.flavour_main_v5 import MainV5Api
 from apicore import params
 from apicore.views import ItemEndpoint, ListEndpoint
+from main_api.flavour_v5 import MainV5Api
 
 from .. import selectors
 from ..models import BookableObject, Category, Remark, RemarkState

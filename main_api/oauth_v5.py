@@ -9,10 +9,10 @@ from django.utils.translation import gettext as _
 from oauth2_provider.views import TokenView
 from oauthlib.oauth2 import BackendApplicationServer
 
-from accounts.oauth import MainApiTokenValidator, current_http_request
 from apicore import ratelimit
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError, problem_response
+from main_api.oauth import MainApiTokenValidator, current_http_request
 
 
 def _descriptions() -> dict[str, str]:

@@ -1,6 +1,6 @@
 """The token behind a Bearer credential: one SQL statement, written once per database and prepared.
 
-Every authenticated call runs this lookup (unless accounts.token_cache already holds the row), so it skips
+Every authenticated call runs this lookup (unless main_api.token_cache already holds the row), so it skips
 the ORM's per-call work: the statement text is built once from the models' metadata, and on PostgreSQL it
 runs on a server-side-binding cursor so that psycopg prepares it (DATABASES OPTIONS prepare_threshold):
 no parsing or planning per call. It still goes through Django's cursor wrapper, and while queries are
@@ -18,7 +18,8 @@ from django.db.models.base import DEFERRED, ModelState
 from django.db.models.signals import post_init, pre_init
 from oauth2_provider.models import get_access_token_model
 
-from accounts.models import ApiToken, Member, MemberRole, Organization, Role
+from accounts.models import Member, MemberRole, Organization, Role
+from main_api.models import ApiToken
 
 # What a token call needs of its owner (the name, for GET /token); the rest of the person (contact data,
 # national numbers, the password hash) is neither read nor kept in the cache.

@@ -207,7 +207,7 @@ class OrganizationAdminSite(admin.AdminSite):
         return [app for app in app_list if app["models"]] + list(sections.values())
 
 
-# Django's default site is an OrganizationAdminSite (accounts.admin_apps), so `admin.site`, `@admin.register`
+# Django's default site is an OrganizationAdminSite (adminkit.apps), so `admin.site`, `@admin.register`
 # and the /admin/ line of config/urls.py all mean this site.
 site = admin.site
 

@@ -13,9 +13,9 @@ from urllib.parse import unquote_plus
 from oauth2_provider.oauth2_validators import OAuth2Validator
 
 from accounts.selectors import api_token_for_client_id
-from apicore import ratelimit
 from apicore.client_ip import client_ip, ip_allowed
 from apicore.secrets import secret_matches
+from main_api import ratelimit as main_limits
 
 # The Django request of the token call under way: oauthlib's own request object does not carry it.
 current_http_request: contextvars.ContextVar = contextvars.ContextVar("current_http_request")
@@ -56,7 +56,7 @@ class MainApiTokenValidator(OAuth2Validator):
         if not token.owner_is_admin or not ip_allowed(client_ip(http_request), token.allowed_ips):
             return False
         # Fetching an access token is one call of the token (raises 429 past the limit).
-        http_request.ratelimit_usage = ratelimit.count_token_call(http_request, token_id=token.pk)
+        http_request.ratelimit_usage = main_limits.count_token_call(http_request, token_id=token.pk)
         request.client = token.application
         request.client_id = client_id
         request.api_token = token

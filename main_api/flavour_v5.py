@@ -1,10 +1,10 @@
 """The Main API v5 flavour: an organization's API token (OAuth access token or, until the cut-over, the token
 itself), module rights, 120 calls a minute per token with RateLimit-* headers, Problem Details."""
 
-from accounts.api.auth_main_v5 import MainApiTokenAuthentication
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.flavours import Flavour
+from main_api.auth import MainApiTokenAuthentication
 
 
 class MainV5(Flavour):

@@ -1,5 +1,5 @@
 """A per-process cache of accepted token rows, checked on every call against revision stamps in the shared
-cache, in the same round trip as the rate counters (apicore.ratelimit.check_call).
+cache, in the same round trip as the rate counters (main_api.ratelimit.check_call).
 
 A row depends on four stamps: its organization's (the token rows and the organization's own fields), its
 owner's (the name), the owner's member record's (membership and roles) and its OAuth client's (the access
@@ -16,8 +16,8 @@ the direct token's sunset are checked here against the clock, on every call.
 import threading
 from dataclasses import dataclass
 
-from accounts.token_lookup import TokenRow
 from apicore import counters
+from main_api.token_lookup import TokenRow
 
 # Far more than the live tokens of one process; when full, the oldest half goes.
 MAX_ENTRIES = 10_000

@@ -51,6 +51,7 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        db_table = "accounts_apitoken"  # the table from before the model left accounts
         ordering = ["organization", "description", "id"]
         verbose_name = _("API token")
         verbose_name_plural = _("API tokens")

@@ -1,9 +1,9 @@
 """Main API authentication: `Bearer <access token>`, or the token itself until the cut-over.
 
 The hot path of every call. A process that has seen the credential before holds its token row
-(accounts.token_cache) and checks it in one round trip to the shared cache: the address is not blocked,
+(main_api.token_cache) and checks it in one round trip to the shared cache: the address is not blocked,
 the row's revision stamps are current, and the call is counted. Otherwise (first call, or something the row
-holds changed) the row comes from one prepared SQL statement (accounts.token_lookup) and the call is
+holds changed) the row comes from one prepared SQL statement (main_api.token_lookup) and the call is
 counted in a second round trip.
 """
 
@@ -11,13 +11,14 @@ import datetime as dt
 
 from rest_framework.authentication import BaseAuthentication
 
-from accounts import token_cache
 from accounts.selectors import api_token_for_credential
 from apicore import clock, ratelimit
 from apicore.client_ip import client_ip, ip_allowed
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.secrets import secret_hash
+from main_api import ratelimit as main_limits
+from main_api import token_cache
 
 # Midnight in Stockholm at the end of 2027 (DECISIONS.md, cut-over instants).
 DIRECT_TOKEN_SUNSET = dt.datetime(2027, 12, 31, 23, 0, tzinfo=dt.UTC)
@@ -68,7 +69,7 @@ class MainApiTokenAuthentication(BaseAuthentication):
         if known is not None:
             row = _usable(known, ip)
             # One round trip: 10014 for a blocked address; the call counted when the row's stamps are current.
-            check = ratelimit.check_call(
+            check = main_limits.check_call(
                 request, token_id=known.token_id, revision_keys=known.keys, holds=known.revision if row else ""
             )
             if check.usage is not None:
@@ -89,7 +90,7 @@ class MainApiTokenAuthentication(BaseAuthentication):
         # Kept with the stamps read before the query; not when the credential now leads elsewhere.
         same = known is not None and known.keys == token_cache.revision_keys(row)
         token_cache.remember(key, row, revision if same else None)
-        usage = ratelimit.count_token_call(request, token_id=row.token_id)
+        usage = main_limits.count_token_call(request, token_id=row.token_id)
         return self._accept(request, row.instance(), usage, direct=row.direct)
 
     def _accept(self, request, token, usage: ratelimit.Usage, *, direct: bool):

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class MainApiConfig(AppConfig):
+    """The Main API: API tokens, client credentials, its limits, its flavours and its URL root."""
+
+    name = "main_api"
+    verbose_name = "Main API"

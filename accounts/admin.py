@@ -587,7 +587,3 @@ class ExpiryDateTypeAdmin(ServiceSavedAdmin):
 
     def delete_model(self, request, obj):
         expiry_date_type_delete(expiry_type=obj, delete_dependents=request.POST.get("delete_dependents") == "yes")
-
-
-# Support-only pages: the Mobile API's app clients and blocked addresses.
-from accounts import admin_app_clients, admin_blocked_addresses  # noqa: E402, F401

@@ -5,6 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Members and organizations")
-
-    def ready(self):
-        from accounts import signals  # noqa: F401

@@ -11,7 +11,7 @@ and the behaviour come from the same declarations.
 The OAuth token endpoint is django-oauth-toolkit's view, not a DRF one: `OAuthTokenSchema` documents it in
 OAuth's own form (a form-encoded request, `{error, error_description}` errors). Another API's OAuth views are
 documented by the schemas its generator names (`DeclaredSchemaGenerator.other_view_schema`, e.g. the Mobile
-API's in accounts.api.openapi_mobile_v5), or by a view's own `openapi_schema`.
+API's in mobile_api.openapi_v5), or by a view's own `openapi_schema`.
 """
 
 import re

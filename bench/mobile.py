@@ -54,9 +54,10 @@ ME_MEMBERS = 20  # the /me calls rotate over the logins of this many members
 MINT_SCRIPT = """
 import datetime as dt, json, secrets, uuid
 from oauth2_provider.models import AccessToken, RefreshToken, set_token_value
-from accounts.models import MOBILE_MODULES, Member, Organization
-from accounts.services import app_client_create
-from accounts.services.mobile_logins import mobile_login_start
+from accounts.models import Member, Organization
+from mobile_api.models import MOBILE_MODULES
+from mobile_api.services.app_clients import app_client_create
+from mobile_api.services.logins import mobile_login_start
 from apicore import clock
 organization = Organization.objects.get(pk={organization_id})
 members = list(

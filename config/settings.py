@@ -68,6 +68,8 @@ INSTALLED_APPS = [
     "apicore",
     "accounts",
     "main_api",
+    "mobile_api",
+    "member_site",
     "objects_app",
     "bookings",
     "flightlog",
@@ -200,7 +202,7 @@ OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
     # DOT counts a refresh token's life from its access token's end: 90 days from the last use (document 2).
     "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600 - 3600,
-    # The Mobile API's sign-in (document 2, DECISIONS.md "Mobile sign-in"; accounts.mobile_oauth).
+    # The Mobile API's sign-in (document 2, DECISIONS.md "Mobile sign-in"; mobile_api.oauth).
     "AUTHORIZATION_CODE_EXPIRE_SECONDS": 120,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "PKCE_REQUIRED": True,

@@ -4,17 +4,9 @@ from django.urls import include, path
 from apicore.openapi import document_routes
 from apicore.routes import catch_all
 from main_api.urls import main_v5
+from mobile_api.urls import mobile_v5
 
 from . import pages
-
-mobile_v5 = [
-    path("oauth/", include("accounts.api.urls_mobile_oauth")),
-    path("", include("accounts.api.urls_mobile_v5")),
-    path("", include("objects_app.api.urls_mobile_v5")),
-    path("", include("bookings.api.urls_mobile_v5")),
-    path("", include("flightlog.api.urls_mobile_v5")),
-    path("", include("economy.api.urls_mobile_v5")),
-]
 
 urlpatterns = [
     path("main/v5/", include((main_v5, "main_v5"))),
@@ -35,15 +27,15 @@ urlpatterns = [
         description="Generated from the endpoints' declarations. An app acts for one logged-in member (OAuth 2.1, "
         "authorization code with PKCE). Replies are JSON; errors are Problem Details (RFC 9457) with the API's "
         "error code in `code`, except on the /oauth endpoints (OAuth's form).",
-        generator="accounts.api.openapi_mobile_v5.MobileSchemaGenerator",
+        generator="mobile_api.openapi_v5.MobileSchemaGenerator",
     ),
     catch_all("main/"),
     catch_all("mobile/"),
     path("admin/", admin.site.urls),
     path("errors/<slug:kind>", pages.error_kind, name="error-kind"),
     path("docs/main-api-v5-migration", pages.migration_guide, name="migration-guide"),
-    path("", include("accounts.urls_website_oauth")),
-    path("", include("accounts.urls_website")),
+    path("", include("mobile_api.urls_consent")),
+    path("", include("member_site.urls")),
     path("health", pages.health, name="health"),
     path("", pages.home, name="home"),
 ]

@@ -33,20 +33,14 @@ from django.db.models import Sum
 
 from accounts.expiry import NEVER_EXPIRES
 from accounts.models import Member, Membership, Organization, User, UserEmail, UserExpiryDate, UserGroup
-from accounts.services import (
-    app_client_create,
-    expiry_date_type_create,
-    member_set_roles,
-    user_create,
-    user_expiry_date_set,
-    user_update,
-)
+from accounts.services import expiry_date_type_create, member_set_roles, user_create, user_expiry_date_set, user_update
 from apicore import clock
 from bookings.models import Booking
 from demo.operations import build_demo_operations
 from economy.models import Transaction
 from main_api.models import MODULES
 from main_api.services import api_token_create
+from mobile_api.services.app_clients import app_client_create
 from objects_app.models import BookableObject
 from webhooks.addresses import AddressRefused
 from webhooks.services import webhook_create

@@ -6,3 +6,6 @@ class MainApiConfig(AppConfig):
 
     name = "main_api"
     verbose_name = "Main API"
+
+    def ready(self):
+        from main_api import signals  # noqa: F401  (the token cache's revision stamps)

@@ -3,7 +3,7 @@ cache, in the same round trip as the rate counters (main_api.ratelimit.check_cal
 
 A row depends on four stamps: its organization's (the token rows and the organization's own fields), its
 owner's (the name), the owner's member record's (membership and roles) and its OAuth client's (the access
-tokens). accounts.signals stamps them
+tokens). main_api.signals stamps them
 anew whenever one of those rows changes, at once and again when the transaction commits. A call uses its
 cached row only when the stamps it holds are the current ones, so a change takes effect on the very next
 call in every process. A row is stored only with stamps read *before* the database was: a change that

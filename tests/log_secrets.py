@@ -126,11 +126,10 @@ def _install_registry(patches: _Patches) -> None:
     from oauthlib.oauth2.rfc6749.grant_types.authorization_code import AuthorizationCodeGrant
     from oauthlib.oauth2.rfc6749.tokens import BearerToken
 
-    import accounts.services
-    import accounts.services.app_clients
     import apicore.secrets
     import main_api.auth
     import main_api.services
+    import mobile_api.services.app_clients
 
     add = REGISTRY.add
     add("signing key", settings.SECRET_KEY)
@@ -153,7 +152,7 @@ def _install_registry(patches: _Patches) -> None:
 
     # Module globals, so that every caller of these names in those modules goes through the wrapper.
     patches.wrap(main_api.services, "new_secret", lambda secret, *a, **k: add("client secret", secret))
-    patches.wrap(accounts.services.app_clients, "new_secret", lambda secret, *a, **k: add("app client key", secret))
+    patches.wrap(mobile_api.services.app_clients, "new_secret", lambda secret, *a, **k: add("app client key", secret))
     patches.wrap(apicore.secrets, "secret_hash", lambda _h, secret, *a, **k: add("client secret", secret))
     patches.wrap(main_api.auth, "secret_hash", lambda _h, credential, *a, **k: add("bearer credential", credential))
 

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from django.test import Client
 from oauth2_provider.models import AccessToken, RefreshToken, set_token_value
 
-from accounts.models import MOBILE_MODULES, AppClient, Member, MobileLogin
-from accounts.services import app_client_create
-from accounts.services.mobile_logins import mobile_login_start
+from accounts.models import Member
 from apicore import clock
+from mobile_api.models import MOBILE_MODULES, AppClient, MobileLogin
+from mobile_api.services.app_clients import app_client_create
+from mobile_api.services.logins import mobile_login_start
 
 MOBILE_BASE = "/mobile/v5"
 ALL_MOBILE_RIGHTS = {module: "rw" for module in MOBILE_MODULES}

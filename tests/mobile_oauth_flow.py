@@ -8,8 +8,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.test import Client
 
-from accounts.models import AppClient, Member
-from accounts.services import app_client_create
+from accounts.models import Member
+from mobile_api.models import AppClient
+from mobile_api.services.app_clients import app_client_create
 from tests.factories import MemberFactory, OrganizationFactory
 
 REDIRECT_URI = "se.example.flyclub:/oauth/callback"

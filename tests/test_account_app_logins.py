@@ -21,10 +21,11 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from oauth2_provider.models import get_access_token_model, get_refresh_token_model, set_token_value
 
-from accounts.models import MobileLogin, User
-from accounts.services.app_clients import app_client_create, app_client_revoke
-from accounts.services.mobile_logins import mobile_login_renewed, mobile_login_start
+from accounts.models import User
 from apicore import clock
+from mobile_api.models import MobileLogin
+from mobile_api.services.app_clients import app_client_create, app_client_revoke
+from mobile_api.services.logins import mobile_login_renewed, mobile_login_start
 from tests.admin_fixtures import web
 from tests.factories import MemberFactory, OrganizationFactory
 

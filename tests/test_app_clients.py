@@ -8,16 +8,21 @@ from django.contrib.auth.hashers import check_password
 from django.db import connection
 from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 
-from accounts.models import MOBILE_MODULES, AppClient
-from accounts.services import app_client_create, app_client_key_renew, app_client_revoke, app_client_update
-from accounts.services.app_clients import redirect_uri_problem
 from apicore import clock
 from apicore.exceptions import ServiceError
+from mobile_api.models import MOBILE_MODULES, AppClient
+from mobile_api.services.app_clients import (
+    app_client_create,
+    app_client_key_renew,
+    app_client_revoke,
+    app_client_update,
+    redirect_uri_problem,
+)
 from tests.admin_fixtures import ADMIN, listed, make_superuser, page_errors, web
 from tests.factories import OrganizationFactory, UserFactory
 from tests.log_secrets import REGISTRY
 
-CLIENTS = f"{ADMIN}/accounts/appclient"
+CLIENTS = f"{ADMIN}/mobile_api/appclient"
 
 
 def make_client(**changes) -> tuple[AppClient, str | None]:

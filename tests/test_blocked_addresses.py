@@ -3,15 +3,15 @@ else on every Mobile endpoint, a change applying at once, no query per call; and
 
 import pytest
 
-from accounts.blocked_addresses import address_blocked
-from accounts.models import BlockedAddress
+from mobile_api.blocked_addresses import address_blocked
+from mobile_api.models import BlockedAddress
 from tests.admin_fixtures import ADMIN, page_errors, web
 from tests.factories import MemberFactory, UserFactory
 from tests.helpers import assert_problem
 from tests.mobile_helpers import MobileApi, issue_app_token, issue_member_tokens, make_app_client
 
 pytestmark = pytest.mark.django_db
-PAGES = f"{ADMIN}/accounts/blockedaddress"
+PAGES = f"{ADMIN}/mobile_api/blockedaddress"
 PATHS = ["/client", "/me"]
 
 

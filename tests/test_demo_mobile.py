@@ -13,14 +13,15 @@ from django.db import transaction
 from django.test import override_settings
 from PIL import Image
 
-from accounts.models import AppClient, ExpiryDateType, Member, Organization, UserExpiryDate
+from accounts.models import ExpiryDateType, Member, Organization, UserExpiryDate
 from accounts.services.logins import matching_login
-from accounts.services.mobile_logins import member_may_use_app, members_for_app
 from apicore import clock
 from bookings.models import Booking
 from demo.world import build_world
 from economy.models import Transaction
 from flightlog.models import FlightLogEntry
+from mobile_api.models import AppClient
+from mobile_api.services.logins import member_may_use_app, members_for_app
 from objects_app.models import BookableObject, Category
 
 KINDS = ("public", "confidential")

@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
-from accounts.models import MobileLogin
+from mobile_api.models import MobileLogin
 from tests.mobile_oauth_flow import PASSWORD, REDIRECT_URI, make_app, make_member, new_verifier, s256
 
 try:

@@ -7,8 +7,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from oauth2_provider.models import AccessToken, Grant
 
-from accounts.models import AppConsent, MobileLogin
-from accounts.services import app_client_revoke, app_client_update
+from mobile_api.models import AppConsent, MobileLogin
+from mobile_api.services.app_clients import app_client_revoke, app_client_update
 from tests.factories import OrganizationFactory
 from tests.mobile_oauth_flow import (
     AUTHORIZE,
@@ -560,7 +560,7 @@ def test_wrong_client_keys_from_one_address_end_in_429(org, settings):
 
 
 def test_a_blocked_address_gets_nothing(app, member):
-    from accounts.models import BlockedAddress
+    from mobile_api.models import BlockedAddress
 
     tokens = app.login_tokens(member)
     BlockedAddress.objects.create(network="127.0.0.0/8")

@@ -4,7 +4,7 @@
 import pytest
 from django.utils import translation
 
-from accounts.api import oauth_mobile_v5
+from mobile_api import oauth_v5 as oauth_mobile_v5
 from tests.mobile_oauth_flow import HTTPS, App, make_app, make_member
 
 pytestmark = pytest.mark.django_db

@@ -8,13 +8,13 @@ import pytest
 from django.test import RequestFactory
 from oauth2_provider.models import AccessToken
 
-from accounts.api.auth_mobile_v5 import MobileCaller
-from accounts.api.flavour_mobile_v5 import MOBILE_V5, MobileV5Api
-from accounts.api.mobile_presenters import ClientPresenter
-from accounts.models import MobileLogin
-from accounts.services import app_client_revoke
-from accounts.services.mobile_logins import mobile_login_end, mobile_logins_end_for_user
 from apicore.views import SingletonEndpoint
+from mobile_api.api_v5 import ClientPresenter
+from mobile_api.auth import MobileCaller
+from mobile_api.flavour_v5 import MOBILE_V5, MobileV5Api
+from mobile_api.models import MobileLogin
+from mobile_api.services.app_clients import app_client_revoke
+from mobile_api.services.logins import mobile_login_end, mobile_logins_end_for_user
 from tests.conftest import BASE as MAIN_BASE
 from tests.factories import MemberFactory
 from tests.helpers import assert_problem

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from accounts.models import MOBILE_MODULES
+from mobile_api.models import MOBILE_MODULES
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory
 from tests.factories_operations import TransactionFactory
 from tests.helpers import assert_problem

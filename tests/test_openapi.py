@@ -710,7 +710,7 @@ def mobile_document():
 def mobile_api_routes():
     """(OpenAPI path, view class) of every Mobile v5 route the document has an operation for (the authorize
     page is the security scheme's authorizationUrl, not an operation)."""
-    from accounts.api.openapi_mobile_v5 import MobileSchemaGenerator
+    from mobile_api.openapi_v5 import MobileSchemaGenerator
 
     def walk(patterns, prefix):
         for pattern in patterns:
@@ -737,7 +737,7 @@ def mobile_routes(monkeypatch):
 
 @pytest.fixture
 def mobile_world(org):
-    from accounts.services import app_client_create
+    from mobile_api.services.app_clients import app_client_create
     from tests.mobile_helpers import ALL_MOBILE_RIGHTS, issue_app_token, issue_member_tokens
 
     client, key = app_client_create(
@@ -951,7 +951,7 @@ def test_real_mobile_replies_conform_to_the_document(mobile_document, mobile_wor
 
 
 def test_mobile_error_replies_conform_to_the_document(mobile_document, mobile_world, settings):
-    from accounts.models import BlockedAddress
+    from mobile_api.models import BlockedAddress
 
     conformance = Conformance(mobile_document)
     world = mobile_world

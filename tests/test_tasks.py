@@ -3,7 +3,7 @@ import datetime as dt
 import time_machine
 from oauth2_provider.models import AccessToken
 
-from accounts.tasks import oauth_tokens_clear_expired
+from main_api.tasks import oauth_tokens_clear_expired
 
 
 def test_expired_access_tokens_are_cleared_and_live_ones_kept(api, make_api, org):

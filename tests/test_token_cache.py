@@ -1,5 +1,5 @@
 """The per-process cache of token rows: a warmed call needs no query, and every change that a token call
-depends on takes effect on the very next call (main_api.token_cache, accounts.signals)."""
+depends on takes effect on the very next call (main_api.token_cache, main_api.signals)."""
 
 import datetime as dt
 

@@ -7,7 +7,6 @@ import datetime as dt
 from rest_framework.response import Response
 
 from accounts import sun
-from accounts.api.flavour_mobile_v5 import MobileV5Api
 from accounts.api.mobile_org_presenters import SUN_TIMES_SCHEMA, OrganizationPresenter, SettingPresenter
 from accounts.models import AppSetting
 from apicore import clock
@@ -17,6 +16,7 @@ from apicore.params import Parameter, parse_date
 from apicore.presenters import local_iso, utc_iso
 from apicore.problems import raise_problems
 from apicore.views import Endpoint, ListEndpoint, SingletonEndpoint
+from mobile_api.flavour_v5 import MobileV5Api
 
 INVALID = ErrorCode.INVALID_PARAMETER.code
 # Document 2, Limits: "Sun times range: at most 62 days" (both dates counted).

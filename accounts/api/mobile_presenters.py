@@ -2,7 +2,6 @@
 
 from decimal import Decimal
 
-from accounts.models import MOBILE_MODULES, AppClient
 from accounts.models.user import full_name_of
 from accounts.selectors import balance_expression
 from apicore.presenters import (
@@ -13,47 +12,12 @@ from apicore.presenters import (
     Expr,
     Field,
     Presenter,
-    Related,
-    array,
-    enum,
     nullable,
     obj,
     text_or_none,
 )
-from main_api.models import RIGHT_VALUES
 
 NULLABLE_TEXT = nullable(STRING)
-
-
-def _allowed_organizations(_model, client_ids, _context):
-    rows = AppClient.organizations.through.objects.filter(appclient_id__in=client_ids).order_by("organization_id")
-    yield from rows.values_list("appclient_id", "organization_id")
-
-
-class ClientPresenter(Presenter):
-    """An app client, rendered from the row in memory (the caller's): one query for its organizations."""
-
-    fields = {
-        "id": Field(INTEGER, "id"),
-        "name": Field(STRING, "name"),
-        "app_name": Field(STRING, "app_name"),
-        "rights": Field(
-            {
-                "type": "object",
-                "description": "The app's right per module; a module without a right is left out.",
-                "properties": {module: enum(RIGHT_VALUES) for module in MOBILE_MODULES},
-                "additionalProperties": False,
-            },
-            "rights",
-            compute=lambda rights: {module: rights[module] for module in MOBILE_MODULES if rights.get(module)},
-        ),
-        "organizations": Field(
-            nullable(array(INTEGER)),
-            related=Related("id", load=_allowed_organizations),
-            compute=lambda ids: list(ids) or None,
-        ),
-        "rate_limit_per_minute": Field(INTEGER, "calls_per_minute"),
-    }
 
 
 def _name(name: str, first: str, prefix: str, last: str, username: str) -> dict:

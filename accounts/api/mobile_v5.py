@@ -1,19 +1,9 @@
-"""Mobile API v5 endpoints of the accounts app (document 2): GET /client and GET /me."""
+"""Mobile API v5 endpoints of the accounts app (document 2): GET /me."""
 
-from accounts.api.flavour_mobile_v5 import MobileV5Api
-from accounts.api.mobile_presenters import ClientPresenter, MemberPresenter
+from accounts.api.mobile_presenters import MemberPresenter
 from accounts.models import Member
 from apicore.views import SingletonEndpoint
-
-
-class ClientView(MobileV5Api, SingletonEndpoint):
-    """The calling app: developer, app name, rights, allowed organizations and call limit."""
-
-    presenter_class = ClientPresenter
-    accepts_app_token = True
-
-    def get_object(self):
-        return self.request.auth.client
+from mobile_api.flavour_v5 import MobileV5Api
 
 
 class MeView(MobileV5Api, SingletonEndpoint):

@@ -1,4 +1,4 @@
-"""Mobile API v5 member endpoints of the accounts app: GET /client, GET /me, GET /organization,
+"""Mobile API v5 member endpoints of the accounts app: GET /me, GET /organization,
 GET /organization/settings, GET /sun-times."""
 
 from django.urls import path
@@ -6,7 +6,6 @@ from django.urls import path
 from accounts.api import mobile_org_v5, mobile_v5
 
 urlpatterns = [
-    path("client", mobile_v5.ClientView.as_view(), name="client"),
     path("me", mobile_v5.MeView.as_view(), name="me"),
     path("organization", mobile_org_v5.OrganizationView.as_view(), name="organization"),
     path("organization/settings", mobile_org_v5.SettingList.as_view(), name="organization-settings"),

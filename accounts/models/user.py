@@ -3,6 +3,8 @@ from django.db import models, router, transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from accounts.signals import password_changed
+
 
 def join_name(*parts: str) -> str:
     return " ".join(part for part in parts if part)
@@ -74,25 +76,22 @@ class User(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and {"first_name", "last_name", "last_name_particle"} & set(update_fields):
             kwargs["update_fields"] = {*update_fields, "name"}
-        # A changed password ends every app login of the person (document 2: "Changes to a member's password
-        # end every login"): here, so that the reset and change pages, the admin's password form and any
-        # set_password() + save() all do it. A plain save costs nothing more; a new login has no app logins;
-        # Django's own rehash on login (check_password) clears `_password` and so ends nothing.
+        # A changed password is announced (accounts.signals.password_changed) inside the save's transaction:
+        # here, so that the reset and change pages, the admin's password form and any set_password() + save()
+        # all do it. A plain save costs nothing more; a new login has nothing to end; Django's own rehash on
+        # login (check_password) clears `_password` and so announces nothing.
         saves_password = update_fields is None or "password" in update_fields
-        password_changed = (
+        password_changed_now = (
             saves_password and (self._password is not None or self._password_dropped) and not self._state.adding
         )
         if saves_password:
             self._password_dropped = False
-        if not password_changed:
+        if not password_changed_now:
             super().save(*args, **kwargs)
             return
-        from accounts.models.mobile_login import MobileLogin
-        from accounts.services.mobile_logins import mobile_logins_end_for_user
-
         with transaction.atomic(using=kwargs.get("using") or router.db_for_write(type(self), instance=self)):
             super().save(*args, **kwargs)
-            mobile_logins_end_for_user(user=self, reason=MobileLogin.EndReason.PASSWORD)
+            password_changed.send(sender=type(self), user=self)
 
     @property
     def full_name(self) -> str:

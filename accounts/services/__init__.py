@@ -109,13 +109,6 @@ def expiry_date_type_delete(*, expiry_type: ExpiryDateType, delete_dependents: b
     expiry_images_delete_after_commit(images)
 
 
-from accounts.services.app_clients import (  # noqa: E402, F401
-    app_client_create,
-    app_client_key_renew,
-    app_client_revoke,
-    app_client_update,
-    redirect_uri_problem,
-)
 from accounts.services.expiry_dates import (  # noqa: E402, F401
     user_expiry_date_delete,
     user_expiry_date_set,

@@ -16,7 +16,6 @@ from functools import cached_property
 from django.db.models import Q
 from rest_framework.response import Response
 
-from accounts.api.flavour_mobile_v5 import MobileV5Api
 from apicore import clock, params
 from apicore.errors import ErrorCode
 from apicore.exceptions import PROBLEM_CONTENT_TYPE, FieldProblem, ServiceError
@@ -25,6 +24,7 @@ from apicore.problems import raise_problems
 from apicore.schema import Field as BodyField
 from apicore.schema import Int, Invalid, Number, Schema, Text, clean_object
 from apicore.views import ItemEndpoint, ListEndpoint
+from mobile_api.flavour_v5 import MobileV5Api
 
 from .. import rules, selectors
 from ..models import Booking

@@ -8,11 +8,11 @@ unless `date_from` says otherwise. `meta` adds `balance` (now, over all the memb
 
 import datetime as dt
 
-from accounts.api.flavour_mobile_v5 import MobileV5Api
 from apicore import params
 from apicore.params import IntParameter
 from apicore.presenters import NUMBER, nullable
 from apicore.views import ItemEndpoint, ListEndpoint, Paging
+from mobile_api.flavour_v5 import MobileV5Api
 
 from ..models import Transaction
 from ..selectors import balances

@@ -9,9 +9,9 @@ them, since they are the member's own.
 
 from django.db.models import F, Q
 
-from accounts.api.flavour_mobile_v5 import MobileV5Api
 from apicore import params
 from apicore.views import ItemEndpoint, ListEndpoint, OrderParameter
+from mobile_api.flavour_v5 import MobileV5Api
 from objects_app.models import on_visible_objects
 
 from ..models import FlightLogEntry

@@ -9,11 +9,11 @@ is its picture as a 150x100 JPEG (objects_app.thumbnails), with an ETag and a da
 from django.http import HttpResponse
 from django.utils.http import parse_etags
 
-from accounts.api.flavour_mobile_v5 import MobileV5Api
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.openapi import RATE_LIMIT_HEADERS, DeclaredAutoSchema, header_refs
 from apicore.views import ItemEndpoint, ListEndpoint
+from mobile_api.flavour_v5 import MobileV5Api
 
 from .. import selectors, thumbnails
 from ..models import BookableObject

@@ -1,7 +1,7 @@
 """The Mobile API's blocked addresses on the organization website (issue 10): support only.
 
 Support (superusers) adds an IP address or a network (CIDR) that the Mobile API refuses with 403 10003. A
-change applies to the next call (accounts.blocked_addresses drops its cached list on save and delete).
+change applies to the next call (mobile_api.blocked_addresses drops its cached list on save and delete).
 Organization administrators do not see these pages at all.
 """
 
@@ -10,9 +10,9 @@ from django.contrib import admin
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.blocked_addresses import parse_network
-from accounts.models import BlockedAddress
 from adminkit.site import SupportOnlyAdmin
+from mobile_api.blocked_addresses import parse_network
+from mobile_api.models import BlockedAddress
 
 
 class BlockedAddressForm(forms.ModelForm):

@@ -9,7 +9,7 @@ Accepted: not expired; an Application that is an app client's (a Main API token'
 for a member's token a login of that client that has not ended, an active member and an active login (user).
 Anything else is 401 10001 with `WWW-Authenticate: Bearer error="invalid_token"`. The app's own token
 (client credentials: no user, no refresh token) is accepted here; the endpoints other than GET /client
-refuse it (403 10305, flavour_mobile_v5). Every accepted call is counted (accounts.mobile_ratelimit).
+refuse it (403 10305, flavour_mobile_v5). Every accepted call is counted (mobile_api.ratelimit).
 """
 
 import hashlib
@@ -21,14 +21,15 @@ from django.core.exceptions import ObjectDoesNotExist
 from oauth2_provider.models import get_access_token_model
 from rest_framework.authentication import BaseAuthentication
 
-from accounts import mobile_ratelimit
-from accounts.blocked_addresses import address_blocked
-from accounts.models import AppClient, Member, MobileLogin
+from accounts.models import Member
 from apicore import clock
 from apicore.client_ip import client_ip
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from main_api.auth import INVALID_TOKEN_CHALLENGE, bearer_credential
+from mobile_api import ratelimit as mobile_ratelimit
+from mobile_api.blocked_addresses import address_blocked
+from mobile_api.models import AppClient, MobileLogin
 
 
 @dataclass(frozen=True)

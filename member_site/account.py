@@ -19,10 +19,11 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from accounts.forms import MemberPasswordChangeForm
-from accounts.models import MobileLogin
-from accounts.services.mobile_logins import mobile_login_end, mobile_logins_of_user
-from accounts.website import ClLanguageMixin, FailedLoginLimitMixin
 from apicore import clock
+from apicore.language import ClLanguageMixin
+from member_site.views import FailedLoginLimitMixin
+from mobile_api.models import MobileLogin
+from mobile_api.services.logins import mobile_login_end, mobile_logins_of_user
 
 
 def local_time(value: dt.datetime, timezone_name: str) -> str:

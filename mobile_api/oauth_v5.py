@@ -1,6 +1,6 @@
 """The Mobile API v5's OAuth endpoints (document 2): GET /oauth/authorize, POST /oauth/token, POST /oauth/revoke.
 
-django-oauth-toolkit's views and oauthlib's server (accounts.mobile_oauth) do the protocol. Here: the
+django-oauth-toolkit's views and oauthlib's server (mobile_api.oauth) do the protocol. Here: the
 blocked-address check, the client's rate limit, every `error_description` in the caller's language
 (Accept-Language), the authorize request's error page, and the hand-over to the member website's login page.
 Errors are in OAuth's form, except 429 and 500 (Problem Details), as document 2 says.
@@ -19,16 +19,16 @@ from django.views.generic import View
 from oauth2_provider.views import RevokeTokenView, TokenView
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
-from accounts import mobile_oauth
-from accounts.mobile_oauth import MobileOAuthValidator, MobileServer
 from apicore import ratelimit
 from apicore.client_ip import client_ip
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError, problem_response
+from mobile_api import oauth as mobile_oauth
+from mobile_api.oauth import MobileOAuthValidator, MobileServer
 
 
 def _blocked(request) -> bool:
-    from accounts.blocked_addresses import address_blocked  # the Mobile API's block list (admin)
+    from mobile_api.blocked_addresses import address_blocked  # the Mobile API's block list (admin)
 
     return address_blocked(client_ip(request))
 
@@ -252,7 +252,7 @@ class MobileAuthorizeView(View):
         return response
 
     def get(self, request, *args, **kwargs):
-        from accounts.website import activate_cl_language
+        from apicore.language import activate_cl_language
 
         activate_cl_language(request)
         if _blocked(request):

@@ -1,6 +1,6 @@
 """The Mobile API v5 flavour (document 2): an app acting for one member of one organization.
 
-Callers: a member's access token (accounts.api.auth_mobile_v5); the app's own token only where an endpoint
+Callers: a member's access token (mobile_api.auth); the app's own token only where an endpoint
 says so (GET /client), elsewhere 403 10305. Rights: the app client's, per module (403 10002). Limits: per
 member login and per client, with the RateLimit-* headers of document 1. Errors and envelopes: the v5
 defaults (Problem Details, `{data}`, `{data, meta, links}`). The organization is the login's member's.
@@ -9,12 +9,12 @@ defaults (Problem Details, `{data}`, `{data, meta, links}`). The organization is
 from dataclasses import replace
 from functools import cached_property
 
-from accounts.api.auth_mobile_v5 import MobileTokenAuthentication
 from apicore import clock
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.flavours import Flavour
 from apicore.presenters import PresenterContext
+from mobile_api.auth import MobileTokenAuthentication
 
 
 class MobileV5(Flavour):

@@ -17,12 +17,18 @@ from django.urls import path, reverse
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import MOBILE_MODULES, AppClient
-from accounts.services import app_client_create, app_client_key_renew, app_client_revoke, app_client_update
-from accounts.services.app_clients import app_client_rights_problems, redirect_uris_problems
 from adminkit.forms import rights_field, rights_fields
 from adminkit.site import SupportOnlyAdmin
 from apicore.exceptions import ServiceError
+from mobile_api.models import MOBILE_MODULES, AppClient
+from mobile_api.services.app_clients import (
+    app_client_create,
+    app_client_key_renew,
+    app_client_revoke,
+    app_client_rights_problems,
+    app_client_update,
+    redirect_uris_problems,
+)
 
 MOBILE_RIGHTS_FIELDS = [rights_field(module) for module in MOBILE_MODULES]
 
@@ -128,9 +134,9 @@ class AppClientAdmin(SupportOnlyAdmin):
     list_filter = ["confidential", ("revoked_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "app_name"]
     actions = None
-    change_form_template = "admin/accounts/appclient/change_form.html"
-    key_template = "admin/accounts/appclient/key.html"
-    confirm_template = "admin/accounts/appclient/confirm.html"
+    change_form_template = "admin/mobile_api/appclient/change_form.html"
+    key_template = "admin/mobile_api/appclient/key.html"
+    confirm_template = "admin/mobile_api/appclient/confirm.html"
     save_as = False
 
     # --- support only --------------------------------------------------------------------------------------
@@ -239,7 +245,7 @@ class AppClientAdmin(SupportOnlyAdmin):
         return client
 
     def _change_page(self, client) -> HttpResponseRedirect:
-        return HttpResponseRedirect(reverse("admin:accounts_appclient_change", args=[client.pk]))
+        return HttpResponseRedirect(reverse("admin:mobile_api_appclient_change", args=[client.pk]))
 
     def _confirm_page(self, request, client, *, title, text, button):
         context = {
@@ -293,3 +299,6 @@ class AppClientAdmin(SupportOnlyAdmin):
             ),
             button=gettext("Revoke the client"),
         )
+
+
+from mobile_api import admin_blocked_addresses  # noqa: E402, F401  (support-only: the blocked addresses)

@@ -15,12 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.generic import View
 from oauthlib.oauth2.rfc6749 import errors as oauth_errors
 
-from accounts.api.oauth_mobile_v5 import app_redirect, authorize_error_page, fatal_error_text, redirect_with_error
-from accounts.mobile_oauth import oauth_server
-from accounts.models import AppClient, Member, Organization
-from accounts.services.mobile_logins import app_consent_given, app_consent_record, members_for_app
-from accounts.website import ClLanguageMixin
+from accounts.models import Member, Organization
+from apicore.language import ClLanguageMixin
 from apicore.schema import unsafe_text
+from mobile_api.models import AppClient
+from mobile_api.oauth import oauth_server
+from mobile_api.oauth_v5 import app_redirect, authorize_error_page, fatal_error_text, redirect_with_error
+from mobile_api.services.logins import app_consent_given, app_consent_record, members_for_app
 
 
 def is_oauth_query(request) -> bool:

@@ -3,7 +3,7 @@
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 
-from accounts.api.oauth_mobile_v5 import MobileAuthorizeView, MobileRevokeView, MobileTokenView
+from mobile_api.oauth_v5 import MobileAuthorizeView, MobileRevokeView, MobileTokenView
 
 urlpatterns = [
     path("authorize", MobileAuthorizeView.as_view(), name="oauth-authorize"),

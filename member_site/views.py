@@ -10,33 +10,13 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.shortcuts import redirect
 from django.urls import reverse_lazy
-from django.utils import translation
 from django.utils.translation import gettext
 from django.views.generic import TemplateView
 
-from accounts.forms import ContactVisibilityForm, MemberLoginForm, MemberPasswordResetForm
+from accounts.forms import MemberLoginForm, MemberPasswordResetForm
 from accounts.models import Member
-
-# The legacy site's country codes in `cl` to our language codes.
-CL_LANGUAGES = {"se": "sv", "gb": "en", "no": "nb", "dk": "da"}
-
-
-def language_from_cl(request) -> str | None:
-    return CL_LANGUAGES.get(request.GET.get("cl", "").strip().lower())
-
-
-def activate_cl_language(request) -> None:
-    """`?cl=se|gb|no|dk` activates that language for this request (others are ignored)."""
-    language = language_from_cl(request)
-    if language is not None:
-        translation.activate(language)
-        request.LANGUAGE_CODE = language
-
-
-class ClLanguageMixin:
-    def dispatch(self, request, *args, **kwargs):
-        activate_cl_language(request)
-        return super().dispatch(request, *args, **kwargs)
+from apicore.language import ClLanguageMixin
+from member_site.forms import ContactVisibilityForm
 
 
 class FailedLoginLimitMixin:
@@ -65,14 +45,14 @@ class LoginView(ClLanguageMixin, FailedLoginLimitMixin, auth_views.LoginView):
     next_page = reverse_lazy("account")
 
     def get_success_url(self):
-        from accounts.website_oauth import consent_url, is_oauth_query
+        from mobile_api.consent import consent_url, is_oauth_query
 
         if is_oauth_query(self.request):
             return consent_url(self.request)
         return super().get_success_url()
 
     def get_context_data(self, **kwargs):
-        from accounts.website_oauth import oauth_login_brand
+        from mobile_api.consent import oauth_login_brand
 
         context = super().get_context_data(**kwargs)
         context["oauth_brand"] = oauth_login_brand(self.request)

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from accounts.models import BlockedAddress
+from mobile_api.models import BlockedAddress
 
 CACHE_KEY = "fc:blocked-addresses"
 CACHE_TTL = 60

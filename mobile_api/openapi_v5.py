@@ -2,7 +2,7 @@
 code with PKCE, and the app's own client credentials) and its OAuth endpoints in OAuth's form.
 
 The endpoints that declare themselves (GET /client, GET /me ...) are documented by apicore.openapi as every
-API's are. The OAuth views are django-oauth-toolkit's (accounts.api.oauth_mobile_v5): POST /oauth/token and
+API's are. The OAuth views are django-oauth-toolkit's (mobile_api.oauth_v5): POST /oauth/token and
 POST /oauth/revoke are documented here by their base classes, so that the document follows whatever those
 views are; GET /oauth/authorize is a page for the browser, named by the security scheme (authorizationUrl),
 not an operation of the document. A view may also name its own schema in `openapi_schema`.

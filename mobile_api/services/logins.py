@@ -1,8 +1,8 @@
 """Mobile API v5 logins (issue 10): who may sign in to an app, consent, and ending logins.
 
-A login is a django-oauth-toolkit refresh-token family (accounts.models.MobileLogin). Ending it revokes every
+A login is a django-oauth-toolkit refresh-token family (mobile_api.models.MobileLogin). Ending it revokes every
 refresh token of the family and deletes its access tokens in the same transaction, so the next call with any
-of them is refused (401) and a refresh gives `invalid_grant`. The OAuth endpoints (accounts.mobile_oauth),
+of them is refused (401) and a refresh gives `invalid_grant`. The OAuth endpoints (mobile_api.oauth),
 the member website, the admin and the signals on password changes all end logins through here.
 """
 
@@ -11,11 +11,14 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.dispatch import receiver
 from oauth2_provider.models import get_refresh_token_model
 from oauth2_provider.settings import oauth2_settings
 
-from accounts.models import AppClient, AppConsent, Member, MobileLogin
+from accounts.models import Member
+from accounts.signals import password_changed
 from apicore import clock
+from mobile_api.models import AppClient, AppConsent, MobileLogin
 
 
 def member_may_use_app(*, member: Member, app_client: AppClient) -> bool:
@@ -124,3 +127,8 @@ def mobile_logins_of_user(*, user) -> QuerySet[MobileLogin]:
         .select_related("app_client", "member__organization")
         .order_by("-last_used_at", "-id")
     )
+
+
+@receiver(password_changed)
+def mobile_logins_end_on_password_change(sender, *, user, **kwargs) -> None:
+    mobile_logins_end_for_user(user=user, reason=MobileLogin.EndReason.PASSWORD)

@@ -35,15 +35,16 @@ from oauthlib.oauth2.rfc6749.grant_types import AuthorizationCodeGrant, ClientCr
 from oauthlib.oauth2.rfc6749.grant_types.authorization_code import code_challenge_method_s256
 from oauthlib.oauth2.rfc6749.tokens import BearerToken
 
-from accounts.models import Member, MobileLogin
-from accounts.services.mobile_logins import (
+from accounts.models import Member
+from apicore.schema import unsafe_text
+from mobile_api.models import MobileLogin
+from mobile_api.services.logins import (
     member_may_use_app,
     mobile_login_end,
     mobile_login_end_family,
     mobile_login_renewed,
     mobile_login_start,
 )
-from apicore.schema import unsafe_text
 
 Application = get_application_model()
 AccessToken = get_access_token_model()
@@ -182,7 +183,7 @@ class MobileOAuthValidator(OAuth2Validator):
 
     def _accepted(self, request) -> bool:
         """A client that has shown who it is makes a call of its own: counted (429 10013 past its limit)."""
-        from accounts.mobile_ratelimit import count_client_call
+        from mobile_api.ratelimit import count_client_call
 
         http_request = current_http_request.get(None)
         if http_request is not None and not getattr(http_request, "client_counted", False):

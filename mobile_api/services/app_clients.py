@@ -18,12 +18,13 @@ from oauth2_provider.models import (
     get_refresh_token_model,
 )
 
-from accounts.models import MOBILE_MODULES, AppClient, Organization
+from accounts.models import Organization
 from apicore import clock
 from apicore.errors import ErrorCode
 from apicore.exceptions import FieldProblem, ServiceError
 from apicore.secrets import new_secret
 from main_api.models import RIGHT_VALUES
+from mobile_api.models import MOBILE_MODULES, AppClient
 
 INVALID = ErrorCode.INVALID_FIELD.code
 MAX_REDIRECT_URIS = 10
@@ -231,7 +232,7 @@ def app_client_key_renew(*, client: AppClient) -> str:
 def app_client_revoke(*, client: AppClient) -> AppClient:
     """Stop a client at once and for good: every grant, access, refresh and ID token of it is deleted, and its
     Application can no longer be signed in to (no redirect address, a key nobody knows)."""
-    from accounts.services.mobile_logins import mobile_logins_end_for_client
+    from mobile_api.services.logins import mobile_logins_end_for_client
 
     application = client.application
     mobile_logins_end_for_client(app_client=client)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from accounts import website_oauth
+from mobile_api import consent as website_oauth
 
 urlpatterns = [
     path("login/allow", website_oauth.ConsentView.as_view(), name="login-allow"),

@@ -20,7 +20,6 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin_forms import MEMBER_PLAIN_COLUMNS, ExpiryDateTypeForm, MemberForm, UserExpiryDateForm
 from accounts.api.mobile_org_presenters import NotAValue, parse_setting_value
 from accounts.models import AppSetting, ExpiryDateType, Member, Membership, Organization, UserExpiryDate, UserGroup
-from accounts.selectors import member_balance
 from accounts.services import (
     expiry_date_type_create,
     expiry_date_type_delete,
@@ -34,7 +33,8 @@ from accounts.services import (
     user_update,
 )
 from adminkit.site import OrganizationScopedAdmin
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
+from economy.selectors import member_balance
 
 
 @admin.register(Organization)

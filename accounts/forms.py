@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from accounts import login_limits
 from accounts.models import User
 from accounts.services import logins
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 
 
 class MemberLoginForm(AuthenticationForm):

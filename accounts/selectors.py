@@ -1,83 +1,15 @@
-"""Reads on organizations, members and API tokens."""
-
-import re
-from decimal import Decimal
+"""Reads on members: their addresses and expiry dates, shared by the APIs, the websites and the services."""
 
 from django.db.models import (
-    DecimalField,
     Exists,
     F,
     FilteredRelation,
     OuterRef,
     Q,
     QuerySet,
-    Subquery,
-    Sum,
-    Value,
 )
-from django.db.models.functions import Coalesce
 
-from accounts.models import ExpiryDateType, Member, MemberRole, Role, UserEmail
-from apicore import clock
-from economy.models import Transaction
-from main_api.models import ApiToken
-from main_api.token_lookup import TokenRow, find_token_row
-
-CLIENT_ID_FORM = re.compile(r"[0-9]{1,18}")
-MONEY = DecimalField(max_digits=14, decimal_places=2)
-
-
-def _tokens_with_owner_admin_flag() -> QuerySet[ApiToken]:
-    owner_is_admin = MemberRole.objects.filter(
-        member__user_id=OuterRef("owner_id"),
-        member__organization_id=OuterRef("organization_id"),
-        role=Role.ADMIN,
-    )
-    return ApiToken.objects.select_related("organization", "owner").annotate(owner_is_admin=Exists(owner_is_admin))
-
-
-def _one(queryset: QuerySet[ApiToken]) -> ApiToken | None:
-    # The lookups hit unique columns: no ORDER BY (first() would sort by the model's ordering, with a join).
-    return next(iter(queryset.order_by()[:1]), None)
-
-
-def api_token_for_credential(*, credential_hash: str) -> TokenRow | None:
-    """The token behind a Bearer credential (the SHA-256 of a live OAuth access token, or of the token's own
-    secret), with its organization, its owner's name and `owner_is_admin`, in one query."""
-    return find_token_row(credential_hash=credential_hash, now=clock.now())
-
-
-def api_token_for_client_id(*, client_id: str) -> ApiToken | None:
-    # ASCII digits only: str.isdigit() also takes full-width digits, and int() would read them.
-    if not CLIENT_ID_FORM.fullmatch(client_id):
-        return None
-    return _one(_tokens_with_owner_admin_flag().select_related("application").filter(client_id=int(client_id)))
-
-
-# --- Members: reads shared by the API, the website and the services ---------------------------------------
-
-
-def _member_transactions(*, organization_id, user_id) -> QuerySet:
-    """A member's account: the transactions of the login in that one organization."""
-    return Transaction.objects.filter(organization_id=organization_id, user_id=user_id).order_by()
-
-
-def balance_expression():
-    """The balance of the member of the outer query's row (organization_id, user_id), 0 without
-    transactions: a sub-select, for lists."""
-    sums = (
-        _member_transactions(organization_id=OuterRef("organization_id"), user_id=OuterRef("user_id"))
-        .values("user_id")
-        .annotate(total=Sum("amount"))
-        .values("total")
-    )
-    return Coalesce(Subquery(sums, output_field=MONEY), Value(Decimal("0")), output_field=MONEY)
-
-
-def member_balance(member: Member) -> Decimal:
-    """The balance of one member, 0 without transactions."""
-    rows = _member_transactions(organization_id=member.organization_id, user_id=member.user_id)
-    return rows.aggregate(total=Sum("amount"))["total"] or Decimal("0")
+from accounts.models import ExpiryDateType, Member, UserEmail
 
 
 def invalid_email_exists():

@@ -27,8 +27,7 @@ import unicodedata
 
 from confusable_homoglyphs import categories
 
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
 
 MAX_LENGTH = 150  # User.username's column
 FIELD = "username"

@@ -6,7 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 
 RIGHT_CHOICES = [("", _("none")), ("r", _("r: read")), ("w", _("w: write")), ("rw", _("rw: read and write"))]
 

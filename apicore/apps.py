@@ -9,8 +9,8 @@ class ApicoreConfig(AppConfig):
     def ready(self):
         from django.urls import register_converter
 
-        from . import database
-        from .converters import IdConverter
+        from apicore import database
+        from apicore.converters import IdConverter
 
         database.install()
         register_converter(IdConverter, "id")

@@ -40,3 +40,36 @@ def local_midnight(day: dt.date, timezone_name: str) -> dt.datetime | None:
         return dt.datetime.combine(day, dt.time(), tzinfo=zone(timezone_name)).astimezone(dt.UTC)
     except OverflowError:
         return None
+
+
+def utc_iso(value: dt.datetime | None) -> str | None:
+    """A point in time as the APIs write `*_at`: UTC, whole seconds, with Z."""
+    if value is None:
+        return None
+    if value.tzinfo is not dt.UTC:  # the database's values are UTC already: skip the conversion
+        value = value.astimezone(dt.UTC)
+    return value.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
+
+
+def local_iso(value: dt.datetime | None, zone) -> str | None:
+    """A point in time as the APIs write `*_local`: in `zone` (a ZoneInfo), whole seconds, with its offset."""
+    if value is None:
+        return None
+    local = value.astimezone(zone)
+    offset = local.utcoffset()
+    if offset is not None and offset.seconds % 60:
+        # A local mean time of old: the offset to the minute (clock.offset_text), and the clock time with it.
+        local = value.astimezone(dt.timezone(dt.timedelta(minutes=round(offset.total_seconds() / 60))))
+    return local.replace(microsecond=0).isoformat()
+
+
+def local_text(value: dt.datetime | None, timezone_name: str, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """A point in time as a person reads it: in the organization's zone (UTC when the zone is unknown), in
+    `fmt`; "-" for none."""
+    if value is None:
+        return "-"
+    try:
+        local_zone = zone(timezone_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        local_zone = dt.UTC
+    return value.astimezone(local_zone).strftime(fmt)

@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ErrorCode
+from apicore.errors import ErrorCode
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 The kind names the problem `type` URI (`https://<host>/errors/<kind>`), see DECISIONS.md.
 """
 
+from dataclasses import dataclass
 from enum import Enum, StrEnum
 
 
@@ -108,3 +109,37 @@ class ErrorCode(Enum):
 
 def codes_of_kind(kind: Kind) -> list["ErrorCode"]:
     return [error for error in ErrorCode if error.kind is kind]
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """One named parameter or field in `errors`."""
+
+    field: str
+    code: int
+    message: str
+
+    def as_dict(self) -> dict:
+        return {"field": self.field, "code": self.code, "message": self.message}
+
+
+class ServiceError(Exception):
+    """A refusal with an error code, raised by services and the conventions layer alike. It carries no HTTP:
+    each API's flavour decides the status and the body (apicore.flavours)."""
+
+    def __init__(
+        self,
+        error: ErrorCode,
+        detail: str | None = None,
+        *,
+        errors: list[FieldProblem] | None = None,
+        dependents: list[dict] | None = None,
+        code: int | None = None,
+    ):
+        super().__init__(detail or error.title)
+        self.error = error
+        self.detail = detail
+        self.errors = errors or []
+        self.dependents = dependents
+        # A few problems carry the code of their single field problem (DECISIONS.md, error codes).
+        self.code = code or error.code

@@ -1,7 +1,6 @@
 """Problem Details (RFC 9457) for every error of the APIs, built in one place."""
 
 import logging
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.core import exceptions as django_exceptions
@@ -9,45 +8,11 @@ from django.db import DatabaseError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 
-from .errors import ErrorCode
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
 
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-
-
-@dataclass(frozen=True)
-class FieldProblem:
-    """One named parameter or field in `errors`."""
-
-    field: str
-    code: int
-    message: str
-
-    def as_dict(self) -> dict:
-        return {"field": self.field, "code": self.code, "message": self.message}
-
-
-class ServiceError(Exception):
-    """A refusal with an error code, raised by services and the conventions layer alike. It carries no HTTP:
-    each API's flavour decides the status and the body (apicore.flavours)."""
-
-    def __init__(
-        self,
-        error: ErrorCode,
-        detail: str | None = None,
-        *,
-        errors: list[FieldProblem] | None = None,
-        dependents: list[dict] | None = None,
-        code: int | None = None,
-    ):
-        super().__init__(detail or error.title)
-        self.error = error
-        self.detail = detail
-        self.errors = errors or []
-        self.dependents = dependents
-        # A few problems carry the code of their single field problem (DECISIONS.md, error codes).
-        self.code = code or error.code
 
 
 class ApiError(ServiceError):

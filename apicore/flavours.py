@@ -10,9 +10,9 @@ from typing import Any
 
 from rest_framework.response import Response
 
-from .errors import ErrorCode
-from .exceptions import PROBLEM_CONTENT_TYPE, ApiError, ServiceError, as_api_error, problem_body, unhandled_error
-from .presenters import PresenterContext
+from apicore.errors import ErrorCode, ServiceError
+from apicore.exceptions import PROBLEM_CONTENT_TYPE, ApiError, as_api_error, problem_body, unhandled_error
+from apicore.presenters import PresenterContext
 
 
 class Flavour:

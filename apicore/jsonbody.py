@@ -16,8 +16,8 @@ import re
 from decimal import Decimal
 from itertools import accumulate
 
-from .errors import ErrorCode
-from .exceptions import ApiError
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError
 
 MAX_DEPTH = 32
 # A JSON string (escapes included), to be skipped when counting brackets.

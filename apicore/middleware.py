@@ -7,9 +7,9 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost, RequestDataTooBig
 from django.core.handlers.wsgi import LimitedStream
 
-from .client_ip import is_https
-from .errors import ErrorCode
-from .exceptions import ApiError, as_api_error, problem_response
+from apicore.client_ip import is_https
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError, as_api_error, problem_response
 
 # Django's own logger for refused hosts, so that a wrong Host is logged as it is on the websites.
 host_logger = logging.getLogger("django.security.DisallowedHost")
@@ -165,7 +165,7 @@ def refusal(request, view_func, error: ApiError):
         return refuse(request, error)
     flavour = getattr(view_class, "flavour", None)
     if flavour is not None:
-        from .renderers import ApiJSONRenderer
+        from apicore.renderers import ApiJSONRenderer
 
         response = flavour.error_response(request, error)
         response.accepted_renderer = ApiJSONRenderer()

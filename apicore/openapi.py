@@ -28,9 +28,9 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 from oauth2_provider.views import TokenView as OAuthTokenView
 from rest_framework.exceptions import MethodNotAllowed
 
-from .converters import IdConverter
-from .errors import KIND_DESCRIPTIONS, ErrorCode, Kind
-from .exceptions import PROBLEM_CONTENT_TYPE, as_api_error, problem_response
+from apicore.converters import IdConverter
+from apicore.errors import KIND_DESCRIPTIONS, ErrorCode, Kind
+from apicore.exceptions import PROBLEM_CONTENT_TYPE, as_api_error, problem_response
 
 JSON = "application/json"
 FORM = "application/x-www-form-urlencoded"

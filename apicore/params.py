@@ -14,9 +14,8 @@ from typing import Any
 from django.db.models import Q, Value
 from django.db.models.functions import Lower
 
-from .errors import ErrorCode
-from .exceptions import FieldProblem
-from .schema import NO_NUL, unsafe_text
+from apicore.errors import ErrorCode, FieldProblem
+from apicore.schema import NO_NUL, unsafe_text
 
 INVALID = ErrorCode.INVALID_PARAMETER.code
 INVALID_DATE = ErrorCode.INVALID_DATE.code

@@ -1,7 +1,7 @@
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from .errors import ErrorCode
-from .exceptions import ApiError
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError
 
 
 class ModuleRight(BasePermission):

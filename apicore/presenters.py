@@ -22,8 +22,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from .clock import zone
-from .database import MinutesBetween, UtcText
+from apicore.clock import utc_iso, zone
+from apicore.database import MinutesBetween, UtcText
 
 # --- JSON Schema types (OpenAPI 3.1 dialect) --------------------------------------------------------------
 
@@ -334,27 +334,6 @@ def text_or_none(value: str | None) -> str | None:
 def iso_date(value: dt.date | None) -> str | None:
     """A date as the API writes it (YYYY-MM-DD), or None."""
     return None if value is None else value.isoformat()
-
-
-def utc_iso(value: dt.datetime | None) -> str | None:
-    """A point in time as the APIs write `*_at`: UTC, whole seconds, with Z."""
-    if value is None:
-        return None
-    if value.tzinfo is not dt.UTC:  # the database's values are UTC already: skip the conversion
-        value = value.astimezone(dt.UTC)
-    return value.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
-
-
-def local_iso(value: dt.datetime | None, zone) -> str | None:
-    """A point in time as the APIs write `*_local`: in `zone` (a ZoneInfo), whole seconds, with its offset."""
-    if value is None:
-        return None
-    local = value.astimezone(zone)
-    offset = local.utcoffset()
-    if offset is not None and offset.seconds % 60:
-        # A local mean time of old: the offset to the minute (clock.offset_text), and the clock time with it.
-        local = value.astimezone(dt.timezone(dt.timedelta(minutes=round(offset.total_seconds() / 60))))
-    return local.replace(microsecond=0).isoformat()
 
 
 def _annotation(path: str, suffix: str) -> str:

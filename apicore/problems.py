@@ -1,7 +1,6 @@
 """Collecting problems with named parameters or fields and raising them all at once (convention 4)."""
 
-from .errors import ErrorCode
-from .exceptions import FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
 
 # Codes of document 1's table that a single problem lends to the whole reply (DECISIONS.md, error codes).
 OWN_CODES = {10110, 10121, 10151, 10162, 10163, 10164, 10165}

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from . import counters
-from .client_ip import client_ip
-from .errors import ErrorCode
-from .exceptions import ApiError
+from apicore import counters
+from apicore.client_ip import client_ip
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError
 
 FAILED_CHECKS = "failed-token-checks"
 

@@ -1,8 +1,8 @@
 from django.urls import re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from .errors import ErrorCode
-from .exceptions import ApiError, problem_response
+from apicore.errors import ErrorCode
+from apicore.exceptions import ApiError, problem_response
 
 
 @csrf_exempt  # API callers have no CSRF cookie: a POST to a wrong address is a JSON 404, not an HTML 403.

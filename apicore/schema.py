@@ -15,9 +15,8 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from .errors import ErrorCode
-from .exceptions import FieldProblem
-from .problems import raise_problems
+from apicore.errors import ErrorCode, FieldProblem
+from apicore.problems import raise_problems
 
 INVALID = ErrorCode.INVALID_FIELD.code
 UNKNOWN = ErrorCode.UNKNOWN_NAME.code

@@ -16,16 +16,16 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import clock, jsonbody, tenancy
-from .database import prepared_statements
-from .declarations import Operation
-from .errors import ErrorCode
-from .exceptions import ApiError, FieldProblem
-from .flavours import Flavour
-from .params import BoolParameter, IntParameter, NamesParameter, ParamError, Parameter, problem
-from .presenters import Presenter
-from .problems import raise_problems
-from .schema import Schema, clean_object, has_changes
+from apicore import clock, jsonbody, tenancy
+from apicore.database import prepared_statements
+from apicore.declarations import Operation
+from apicore.errors import ErrorCode, FieldProblem
+from apicore.exceptions import ApiError
+from apicore.flavours import Flavour
+from apicore.params import BoolParameter, IntParameter, NamesParameter, ParamError, Parameter, problem
+from apicore.presenters import Presenter
+from apicore.problems import raise_problems
+from apicore.schema import Schema, clean_object, has_changes
 
 UNKNOWN = ErrorCode.UNKNOWN_NAME.code
 INVALID = ErrorCode.INVALID_PARAMETER.code

@@ -31,10 +31,11 @@ from django.utils.translation import gettext as _
 
 from accounts.expiry import expired_with_image_rule
 from accounts.models import Member
-from accounts.selectors import member_balance, types_with_dates_of
+from accounts.selectors import types_with_dates_of
 from apicore import clock
-from apicore.errors import ErrorCode
-from apicore.exceptions import ApiError, ServiceError
+from apicore.errors import ErrorCode, ServiceError
+from apicore.exceptions import ApiError
+from economy.selectors import member_balance
 from objects_app.models import BookableObject
 
 from . import services

@@ -15,10 +15,9 @@ from django.utils.translation import gettext
 
 from accounts.models import Member
 from apicore import clock
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
+from objects_app.events import object_event_record
 from objects_app.models import BookableObject, ObjectShare
-from webhooks.services import event_record
 
 from .models import Booking
 
@@ -100,7 +99,7 @@ def booking_create(
     }
     _check(values)
     booking = Booking.objects.create(**values, created_at=clock.now(), created_by=created_by)
-    event_record(event_type="booking.create", object=object, entity_id=booking.pk)
+    object_event_record(event_type="booking.create", object=object, entity_id=booking.pk)
     return booking
 
 
@@ -133,7 +132,7 @@ def booking_update(*, booking: Booking, **changes) -> Booking:
         setattr(current, name, values[name])
     current.save(update_fields=changed)
     if set(changed) & set(NOTIFIED):
-        event_record(
+        object_event_record(
             event_type="booking.update", object=current.object, entity_id=current.pk, previous_object=previous_object
         )
     return current
@@ -143,11 +142,11 @@ def _into_queue(current: Booking, values: dict) -> Booking:
     """The booking moved into the queue: the old row goes, a new one with the new values comes."""
     old_id, old_object = current.pk, current.object
     current.delete()
-    event_record(event_type="booking.delete", object=old_object, entity_id=old_id)
+    object_event_record(event_type="booking.delete", object=old_object, entity_id=old_id)
     moved = Booking.objects.create(
         **values, seats_left=current.seats_left, created_at=current.created_at, created_by_id=current.created_by_id
     )
-    event_record(event_type="booking.create", object=moved.object, entity_id=moved.pk)
+    object_event_record(event_type="booking.create", object=moved.object, entity_id=moved.pk)
     return moved
 
 
@@ -159,7 +158,7 @@ def booking_delete(*, booking: Booking) -> None:
         raise ServiceError(ErrorCode.NOT_FOUND, "No such booking.")
     booking_id = current.pk
     current.delete()
-    event_record(event_type="booking.delete", object=current.object, entity_id=booking_id)
+    object_event_record(event_type="booking.delete", object=current.object, entity_id=booking_id)
 
 
 def bookings_going_record(bookings) -> None:
@@ -167,7 +166,7 @@ def bookings_going_record(bookings) -> None:
     such as its object (objects_app.services.object_delete). Call it inside that deletion's transaction and
     before it, while the objects' shares still name the organizations to tell."""
     for booking in bookings.select_related("object").order_by("start_at", "id"):
-        event_record(event_type="booking.delete", object=booking.object, entity_id=booking.pk)
+        object_event_record(event_type="booking.delete", object=booking.object, entity_id=booking.pk)
 
 
 # --- the booking rules' writes (bookings.rules: the Mobile API and the member website) ---------------------

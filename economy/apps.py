@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class EconomyConfig(AppConfig):
     name = "economy"
     verbose_name = _("Economy")
+
+    def ready(self):
+        from economy import receivers  # noqa: F401

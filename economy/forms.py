@@ -9,8 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Member
 from adminkit.forms import RefusalErrors
-from apicore.errors import ErrorCode
-from apicore.exceptions import ServiceError
+from apicore.errors import ErrorCode, ServiceError
 
 from .models import Account, CostCenter, Project, Transaction
 

@@ -1,12 +1,14 @@
-"""Reads of members' accounts shared by the APIs: a member's transactions, the running balance after each,
-the balance now and the balance before a given transaction."""
+"""Reads of members' accounts, the one place the balance is computed: a member's transactions, the balance
+(of one member, or a sub-select for lists), the running balance after each, the balance before a given one."""
 
 import datetime as dt
 from decimal import Decimal
 
-from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
-from .models import Transaction
+from accounts.models import Member
+from economy.models import Transaction
 
 MONEY = DecimalField(max_digits=14, decimal_places=2)
 
@@ -45,3 +47,21 @@ def balances(*, organization_id, user_id, before: tuple[dt.date, int] | None) ->
     totals = member_transactions(organization_id=organization_id, user_id=user_id).aggregate(**sums)
     balance = totals["balance"] or Decimal("0")
     return balance, None if before is None else totals["opening"] or Decimal("0")
+
+
+def balance_expression():
+    """The balance of the member of the outer query's row (organization_id, user_id), 0 without
+    transactions: a sub-select, for lists."""
+    sums = (
+        member_transactions(organization_id=OuterRef("organization_id"), user_id=OuterRef("user_id"))
+        .values("user_id")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return Coalesce(Subquery(sums, output_field=MONEY), Value(Decimal("0")), output_field=MONEY)
+
+
+def member_balance(member: Member) -> Decimal:
+    """The balance of one member, 0 without transactions."""
+    rows = member_transactions(organization_id=member.organization_id, user_id=member.user_id)
+    return rows.aggregate(total=Sum("amount"))["total"] or Decimal("0")

@@ -25,8 +25,7 @@ from django.db.models import Q
 
 from accounts.models import Member
 from apicore import clock
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
 from apicore.problems import raise_problems
 
 from .models import Account, CostCenter, Project, Transaction, TransactionRow

@@ -29,7 +29,7 @@ from accounts.models import Member
 from adminkit.forms import RefusalErrors
 from adminkit.site import OrganizationScopedAdmin
 from apicore import clock
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from objects_app.models import BookableObject, ObjectShare, Remark
 
 from .clock_times import ClockTimeError, LocalFlightTimes, local_clock_times, utc_times

@@ -20,11 +20,10 @@ from decimal import Decimal
 from django.db import transaction
 
 from apicore import clock
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
+from objects_app.events import object_event_record
 from objects_app.models import BookableObject, ObjectShare
 from objects_app.time_summary import object_totals_move
-from webhooks.services import event_record
 
 from .clock_times import ORDER
 from .models import FlightLogEntry
@@ -69,7 +68,7 @@ def flight_create(*, object: BookableObject, date: dt.date, **fields) -> FlightL
     _check(flight)
     flight.save()
     object_totals_move(object_id=flight.object_id, **time_summary_of(flight))
-    event_record(event_type="flightlog.create", object=object, entity_id=flight.pk)
+    object_event_record(event_type="flightlog.create", object=object, entity_id=flight.pk)
     return flight
 
 
@@ -97,7 +96,7 @@ def flight_update(*, flight: FlightLogEntry, object: BookableObject | None = Non
         object_totals_move(object_id=before_object_id, **negated(before))
         object_totals_move(object_id=stored.object_id, **after)
     if _values(stored) != before_values:
-        event_record(
+        object_event_record(
             event_type="flightlog.update", object=stored.object, entity_id=stored.pk, previous_object=previous_object
         )
     return stored
@@ -111,7 +110,7 @@ def flight_endorse(*, flight: FlightLogEntry, by) -> FlightLogEntry:
     _refuse_endorsed(stored, "The flight is already endorsed.")
     stored.endorsed_at, stored.endorsed_by = clock.now(), by
     stored.save(update_fields=["endorsed_at", "endorsed_by"])
-    event_record(event_type="flightlog.update", object=stored.object, entity_id=stored.pk, change="endorsed")
+    object_event_record(event_type="flightlog.update", object=stored.object, entity_id=stored.pk, change="endorsed")
     return stored
 
 
@@ -124,7 +123,7 @@ def flight_delete(*, flight: FlightLogEntry) -> None:
     flight_id, summary = stored.pk, time_summary_of(stored)
     stored.delete()
     object_totals_move(object_id=stored.object_id, **negated(summary))
-    event_record(event_type="flightlog.delete", object=stored.object, entity_id=flight_id)
+    object_event_record(event_type="flightlog.delete", object=stored.object, entity_id=flight_id)
 
 
 def _locked(flight: FlightLogEntry) -> FlightLogEntry:

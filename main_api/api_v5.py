@@ -2,6 +2,7 @@
 
 from accounts.models.user import full_name_of as full_name
 from accounts.models.user import name_columns
+from apicore.bearer import RIGHT_VALUES
 from apicore.presenters import (
     REF,
     STRING,
@@ -11,7 +12,7 @@ from apicore.presenters import (
 )
 from apicore.views import SingletonEndpoint
 from main_api.flavour_v5 import MainV5Api
-from main_api.models import MODULES, RIGHT_VALUES
+from main_api.models import MODULES
 
 
 class TokenPresenter(Presenter):

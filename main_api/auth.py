@@ -11,33 +11,23 @@ import datetime as dt
 
 from rest_framework.authentication import BaseAuthentication
 
-from accounts.selectors import api_token_for_credential
 from apicore import clock, ratelimit
+from apicore.bearer import INVALID_TOKEN_CHALLENGE, bearer_credential
 from apicore.client_ip import client_ip, ip_allowed
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.secrets import secret_hash
 from main_api import ratelimit as main_limits
 from main_api import token_cache
+from main_api.selectors import api_token_for_credential
 
 # Midnight in Stockholm at the end of 2027 (DECISIONS.md, cut-over instants).
 DIRECT_TOKEN_SUNSET = dt.datetime(2027, 12, 31, 23, 0, tzinfo=dt.UTC)
 MIGRATION_GUIDE_PATH = "/docs/main-api-v5-migration"
 
-INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"'
-
 
 def _refused(error: ErrorCode = ErrorCode.UNAUTHORIZED, challenge: str = INVALID_TOKEN_CHALLENGE) -> ApiError:
     return ApiError(error, headers={"WWW-Authenticate": challenge})
-
-
-def bearer_credential(header: str) -> str | None:
-    """The credential of `Bearer <credential>` (the scheme in any letter case, RFC 9110 11.1), else None."""
-    scheme, _, credential = header.partition(" ")
-    credential = credential.strip()
-    if scheme.lower() != "bearer" or not credential:
-        return None
-    return credential
 
 
 def _usable(known: token_cache.Known | None, ip: str):

@@ -14,7 +14,6 @@ MODULES = (
     "login_checks",
     "organization",
 )
-RIGHT_VALUES = ("r", "w", "rw")
 
 
 class ApiToken(models.Model):

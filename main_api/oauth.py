@@ -12,10 +12,10 @@ from urllib.parse import unquote_plus
 
 from oauth2_provider.oauth2_validators import OAuth2Validator
 
-from accounts.selectors import api_token_for_client_id
 from apicore.client_ip import client_ip, ip_allowed
 from apicore.secrets import secret_matches
 from main_api import ratelimit as main_limits
+from main_api.selectors import api_token_for_client_id
 
 # The Django request of the token call under way: oauthlib's own request object does not carry it.
 current_http_request: contextvars.ContextVar = contextvars.ContextVar("current_http_request")

@@ -6,8 +6,9 @@ from django.db import transaction
 from oauth2_provider.models import get_application_model
 
 from accounts.models import Organization, User
+from apicore.bearer import RIGHT_VALUES
 from apicore.secrets import new_secret, secret_hash
-from main_api.models import MODULES, RIGHT_VALUES, ApiToken
+from main_api.models import MODULES, ApiToken
 
 
 class InvalidRights(ValueError):

@@ -6,9 +6,6 @@ changes the password, which ends every app login (accounts.models.User.save, the
 password changes).
 """
 
-import datetime as dt
-import zoneinfo
-
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -25,15 +22,9 @@ from member_site.views import FailedLoginLimitMixin
 from mobile_api.models import MobileLogin
 from mobile_api.services.logins import mobile_login_end, mobile_logins_of_user
 
-
-def local_time(value: dt.datetime, timezone_name: str) -> str:
-    """A point in time as the organization's local date and time, 24-hour clock, with the zone's abbreviation:
-    2026-11-25 13:00 CET (a person in several clubs may see logins in different zones)."""
-    try:
-        zone = clock.zone(timezone_name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = dt.UTC
-    return value.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+# 24-hour clock with the zone's abbreviation, 2026-11-25 13:00 CET: a person in several clubs may see logins
+# in different zones.
+LOGIN_TIME = "%Y-%m-%d %H:%M %Z"
 
 
 class AccountAppsView(ClLanguageMixin, LoginRequiredMixin, TemplateView):
@@ -50,8 +41,8 @@ class AccountAppsView(ClLanguageMixin, LoginRequiredMixin, TemplateView):
                 "developer": login.app_client.name,
                 "organization": login.member.organization.name,
                 "device_name": login.device_name,
-                "created": local_time(login.created_at, login.member.organization.timezone),
-                "last_used": local_time(login.last_used_at, login.member.organization.timezone),
+                "created": clock.local_text(login.created_at, login.member.organization.timezone, LOGIN_TIME),
+                "last_used": clock.local_text(login.last_used_at, login.member.organization.timezone, LOGIN_TIME),
             }
             for login in mobile_logins_of_user(user=self.request.user)
         ]

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from adminkit.forms import rights_field, rights_fields
 from adminkit.site import SupportOnlyAdmin
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from mobile_api.models import MOBILE_MODULES, AppClient
 from mobile_api.services.app_clients import (
     app_client_create,

@@ -1,5 +1,6 @@
 """Mobile API v5: GET /client, the calling app itself."""
 
+from apicore.bearer import RIGHT_VALUES
 from apicore.presenters import (
     INTEGER,
     STRING,
@@ -11,7 +12,6 @@ from apicore.presenters import (
     nullable,
 )
 from apicore.views import SingletonEndpoint
-from main_api.models import RIGHT_VALUES
 from mobile_api.flavour_v5 import MobileV5Api
 from mobile_api.models import MOBILE_MODULES, AppClient
 

@@ -23,10 +23,10 @@ from rest_framework.authentication import BaseAuthentication
 
 from accounts.models import Member
 from apicore import clock
+from apicore.bearer import INVALID_TOKEN_CHALLENGE, bearer_credential
 from apicore.client_ip import client_ip
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
-from main_api.auth import INVALID_TOKEN_CHALLENGE, bearer_credential
 from mobile_api import ratelimit as mobile_ratelimit
 from mobile_api.blocked_addresses import address_blocked
 from mobile_api.models import AppClient, MobileLogin

@@ -24,7 +24,7 @@ from accounts.admin import ServiceSavedAdmin, _ParentPermissionInline
 from accounts.models import Organization
 from adminkit.forms import RefusalErrors
 from apicore import clock
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 
 from . import selectors, services
 from .models import BookableObject, MaintenanceItem, ObjectShare, Remark, RemarkState, StatusLevel

@@ -10,10 +10,9 @@ from django.db import transaction
 from django.db.models import ProtectedError
 
 from apicore import clock
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
-from bookings.services import bookings_going_record
-from webhooks.services import event_record
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
+from objects_app.events import object_event_record
+from objects_app.signals import object_deleting
 
 from .models import BookableObject, Remark, RemarkAction, RemarkEvent, RemarkState, StatusLevel
 
@@ -54,7 +53,7 @@ def _record(remark: Remark, action: str, by, text: str = "") -> RemarkEvent:
 
 
 def _tell_webhooks(event_type: str, remark: Remark, change: str | None = None) -> None:
-    event_record(event_type=event_type, object=remark.object, entity_id=remark.pk, change=change)
+    object_event_record(event_type=event_type, object=remark.object, entity_id=remark.pk, change=change)
 
 
 def _clean_text(value, field: str) -> str:
@@ -135,7 +134,7 @@ def object_delete(*, object: BookableObject) -> None:
     current = BookableObject.objects.select_for_update().filter(pk=object.pk).first()
     if current is None:
         raise ServiceError(ErrorCode.NOT_FOUND, "No such object.")
-    bookings_going_record(current.bookings.filter(end_at__gt=clock.now()))
+    object_deleting.send(sender=BookableObject, object=current)  # bookings tells of those not ended
     try:
         current.delete()
     except ProtectedError as error:

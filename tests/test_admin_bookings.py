@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from bookings.models import Booking
 from bookings.services import booking_create, booking_delete, booking_update
 from tests.admin_fixtures import ADMIN, form_data, listed, make_admin_of, make_superuser, page_errors, web

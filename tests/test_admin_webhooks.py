@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from objects_app.events import object_event_record
 from tests import log_secrets
 from tests.admin_fixtures import ADMIN, listed, make_superuser, page_errors, shown_messages, web
 from tests.factories import make_admin
@@ -91,7 +92,7 @@ def shown_secrets(response) -> tuple[str, str]:
 
 def event(organization, event_type="booking.create", entity_id=7) -> list[Delivery]:
     with transaction.atomic():
-        return services.event_record(
+        return object_event_record(
             event_type=event_type, object=ObjectFactory(organization=organization), entity_id=entity_id
         )
 

@@ -9,7 +9,7 @@ from django.db import connection
 from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 
 from apicore import clock
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from mobile_api.models import MOBILE_MODULES, AppClient
 from mobile_api.services.app_clients import (
     app_client_create,

@@ -360,7 +360,7 @@ def test_every_rule_text_and_message_is_translated(language):
 
 
 def test_a_cut_or_cancel_of_a_booking_gone_meanwhile_is_404_not_500(club, member, aircraft, now):
-    from apicore.exceptions import ServiceError
+    from apicore.errors import ServiceError
     from bookings import rules
 
     going = booking_of(

@@ -7,8 +7,9 @@ import zoneinfo
 import pytest
 
 from accounts.models import Organization
+from apicore.clock import local_iso, utc_iso
 from apicore.database import MinutesBetween, UtcText
-from apicore.presenters import local_from_utc_text, local_iso, utc_iso
+from apicore.presenters import local_from_utc_text
 from tests.factories_operations import BookingFactory, FlightFactory
 
 ZONES = [

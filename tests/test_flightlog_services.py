@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from flightlog.clock_times import ClockTimeError, LocalFlightTimes, local_clock_times, utc_times
 from flightlog.models import FlightLogEntry
 from flightlog.services import flight_create, flight_delete, flight_update

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from objects_app import services
 from objects_app.models import RemarkEvent
 from objects_app.status import Limits, format_minutes, item_status, object_status, remaining_time

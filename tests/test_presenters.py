@@ -14,9 +14,10 @@ from accounts.api.expiry_presenters import ExpiryDateListPresenter, UserExpiryDa
 from accounts.api.presenters import ExpiryDateTypePresenter, GroupPresenter, OrganizationPresenter
 from accounts.api.user_presenters import UserPresenter
 from accounts.models import Member, MemberRole, Membership, UserEmail, UserExpiryDate, UserGroup
-from accounts.selectors import member_balance, types_with_dates_of
+from accounts.selectors import types_with_dates_of
 from apicore.presenters import STRING, Field, Presenter, PresenterContext, Related
 from economy.models import Transaction
+from economy.selectors import member_balance
 from main_api.api_v5 import TokenPresenter
 from main_api.models import ApiToken
 from tests.factories import ExpiryDateTypeFactory, MemberFactory

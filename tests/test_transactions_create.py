@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.db import DatabaseError, connection
 
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from economy.models import Transaction, TransactionRow
 from economy.services import transaction_create
 from tests.factories import MemberFactory

@@ -10,7 +10,7 @@ from django.apps import apps as django_apps
 
 from accounts.models import Member, User
 from accounts.usernames import is_mixed_script, lookup_key, normalize_username, username_problem
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from tests.admin_fixtures import ADMIN, form_data, page_errors, web
 from tests.factories import MemberFactory, MembershipFactory, make_admin
 from tests.helpers import assert_problem, problem_fields, problem_messages

@@ -9,6 +9,7 @@ import pytest
 import time_machine
 from django.db import transaction
 
+from objects_app.events import object_event_record
 from tests.factories import OrganizationFactory
 from tests.factories_operations import ObjectFactory, ObjectShareFactory
 from webhooks import services
@@ -40,7 +41,7 @@ def hook(world):
 def record(world, event_type="booking.create", entity_id=7, change=None):
     _, booking_object = world
     with transaction.atomic():
-        return services.event_record(event_type=event_type, object=booking_object, entity_id=entity_id, change=change)
+        return object_event_record(event_type=event_type, object=booking_object, entity_id=entity_id, change=change)
 
 
 def try_all_due():
@@ -90,7 +91,7 @@ def test_the_secrets_are_kept_only_encrypted(hook):
 def test_a_rolled_back_change_records_nothing(world, hook):
     _, booking_object = world
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.event_record(event_type="booking.create", object=booking_object, entity_id=1)
+        object_event_record(event_type="booking.create", object=booking_object, entity_id=1)
         raise RuntimeError("the change fails")
     assert not Delivery.objects.exists()
 

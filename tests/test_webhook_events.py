@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apicore.exceptions import ServiceError
+from apicore.errors import ServiceError
 from bookings.models import Booking
 from bookings.services import booking_create, booking_delete, booking_update
 from flightlog.models import FlightLogEntry

@@ -21,34 +21,21 @@ from django.db import transaction
 from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from adminkit.display import local_time
 from adminkit.site import OrganizationScopedAdmin
-from apicore import clock
-
-from . import services, transport
-from .addresses import AddressRefused, url_check
-from .models import Delivery, DeliveryState, Try, Webhook, WebhookState
+from webhooks import services, transport
+from webhooks.addresses import AddressRefused, url_check
+from webhooks.models import Delivery, DeliveryState, Try, Webhook, WebhookState
 
 SUBSCRIPTIONS = ["subscribes_bookings", "subscribes_flightlog", "subscribes_remarks"]
 # A ping's one try lasts at most the transport's timeout; the result page waits that long (and a little)
 # for a try that a Celery worker took before this request's own try could.
 PING_WAIT_SECONDS = transport.TIMEOUT_SECONDS + 2
 PING_POLL_SECONDS = 0.2
-
-
-def local_time(value, organization) -> str:
-    """A point in time as the organization's local date and time (seconds count in a delivery log)."""
-    if value is None:
-        return "-"
-    try:
-        zone = clock.zone(organization.timezone)
-    except (ValueError, KeyError):
-        zone = timezone.get_current_timezone()
-    return value.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
 
 
 class ShownOnce:
@@ -380,5 +367,5 @@ def _wait_for_try(delivery: Delivery) -> Try | None:
         time.sleep(PING_POLL_SECONDS)
 
 
-# The delivery log's pages register themselves (after local_time above, which they use).
-from . import admin_deliveries  # noqa: E402, F401
+# The delivery log's pages register themselves.
+from webhooks import admin_deliveries  # noqa: E402, F401

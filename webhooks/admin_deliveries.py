@@ -10,11 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.admin import _ReadOnlyInline
+from adminkit.display import local_time
 from adminkit.site import OrganizationScopedAdmin
-
-from . import services
-from .admin import local_time
-from .models import Delivery, DeliveryState, Try
+from webhooks import services
+from webhooks.models import Delivery, DeliveryState, Try
 
 
 class TryInline(_ReadOnlyInline):

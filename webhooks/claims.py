@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.db.models import F, Q
 
-from .models import Delivery, DeliveryState, Try, Webhook
+from webhooks.models import Delivery, DeliveryState, Try, Webhook
 
 ASYNC_COMMIT = "SELECT set_config('synchronous_commit', 'off', true);"
 

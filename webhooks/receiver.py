@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from . import signing
+from webhooks import signing
 
 MAX_BODY = 1024 * 1024
 

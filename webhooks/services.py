@@ -1,6 +1,7 @@
 """Webhooks: record events (the outbox), try deliveries, retry, pause, ping and resume (DECISIONS.md, Webhooks).
 
-`event_record` is called by the services of bookings, the flight log and remarks inside their transaction:
+`event_record` is called by the services of bookings, the flight log and remarks inside their transaction
+(through objects_app.events, which knows who hears of an object):
 the deliveries are rows of that transaction, so a rolled-back change sends nothing, and they are handed to
 Celery only once it commits. A try is claimed with a conditional UPDATE (one worker per try, whatever the
 broker delivers twice); the next try's time lives in `Delivery.due_at`, and the sweep (Celery beat) hands
@@ -14,15 +15,15 @@ import logging
 import secrets as random
 
 import orjson
+from celery import current_app
 from django.db import connection, transaction
 from django.db.models import F, Q
 
 from apicore import clock
-from apicore.presenters import utc_iso
-
-from . import claims, secrets, signing, transport
-from .addresses import url_check
-from .models import Delivery, DeliveryState, Try, Webhook, WebhookState
+from apicore.clock import utc_iso
+from webhooks import claims, secrets, signing, transport
+from webhooks.addresses import url_check
+from webhooks.models import Delivery, DeliveryState, Try, Webhook, WebhookState
 
 logger = logging.getLogger(__name__)
 
@@ -182,10 +183,14 @@ def _send_on_commit(deliveries: list[Delivery]) -> None:
         transaction.on_commit(lambda: deliveries_enqueue(ids))
 
 
+# The task that tries one delivery (webhooks.tasks). The services name it instead of importing it: the task
+# calls the services, and WebhooksConfig.ready registers it in every process.
+DELIVERY_TRY_TASK = "webhooks.delivery_try"
+
+
 def deliveries_enqueue(ids: list[int]) -> None:
     """Hand deliveries to Celery. A broker that refuses is only a delay: the sweep finds them."""
-    from .tasks import delivery_try_task
-
+    delivery_try_task = current_app.tasks[DELIVERY_TRY_TASK]
     for delivery_id in ids:
         try:
             delivery_try_task.delay(delivery_id)
@@ -194,26 +199,15 @@ def deliveries_enqueue(ids: list[int]) -> None:
             return
 
 
-def event_record(
-    *, event_type: str, object, entity_id: int, change: str | None = None, previous_object=None
-) -> list[Delivery]:
-    """Record an event on `object` (its booking, flight or remark `entity_id`) for every webhook that
-    subscribes to it: the object's organization's and each organization's that the object is shared with,
-    each body naming the receiving organization. A booking or flight that moved from `previous_object` is told
-    to that object's organizations too (once per webhook). Call it inside the change's transaction."""
-    from objects_app.models import ObjectShare
-
-    data = {"id": entity_id}
-    if change is not None:
-        data["change"] = change
-    data["object_id"] = object.pk
-    objects = [object] if previous_object is None or previous_object.pk == object.pk else [object, previous_object]
-    sharing = ObjectShare.objects.filter(object_id__in=[told.pk for told in objects]).values("organization_id")
+def event_record(*, event_type: str, organization_ids, data: dict) -> list[Delivery]:
+    """Record an event for every webhook of `organization_ids` (ids, or a query of them) that subscribes to
+    it, each body naming the receiving organization. Call it inside the change's transaction. Who hears of an
+    object's event is the objects' rule (objects_app.events), which calls this."""
     webhooks = [
         webhook
-        for webhook in Webhook.objects.filter(
-            Q(organization_id__in={told.organization_id for told in objects}) | Q(organization_id__in=sharing)
-        ).only("id", "organization_id", "state", "subscribes_bookings", "subscribes_flightlog", "subscribes_remarks")
+        for webhook in Webhook.objects.filter(organization_id__in=organization_ids).only(
+            "id", "organization_id", "state", "subscribes_bookings", "subscribes_flightlog", "subscribes_remarks"
+        )
         if webhook.subscribes_to(event_type)
     ]
     if not webhooks:

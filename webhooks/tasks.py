@@ -3,10 +3,10 @@ a nudge: acknowledged late and given back when its worker dies, and harmless whe
 
 from celery import shared_task
 
-from . import services
+from webhooks import services
 
 
-@shared_task(name="webhooks.delivery_try", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=services.DELIVERY_TRY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def delivery_try_task(delivery_id: int) -> None:
     services.delivery_try(delivery_id=delivery_id)
 

@@ -18,7 +18,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.util.timeout import Timeout
 
-from .addresses import AddressRefused, resolve, url_check
+from webhooks.addresses import AddressRefused, resolve, url_check
 
 TIMEOUT_SECONDS = 10.0
 REPLY_KEPT_BYTES = 1024

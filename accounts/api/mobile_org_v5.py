@@ -10,10 +10,9 @@ from accounts import sun
 from accounts.api.mobile_org_presenters import SUN_TIMES_SCHEMA, OrganizationPresenter, SettingPresenter
 from accounts.models import AppSetting
 from apicore import clock
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem
+from apicore.clock import local_iso, utc_iso
+from apicore.errors import ErrorCode, FieldProblem
 from apicore.params import Parameter, parse_date
-from apicore.presenters import local_iso, utc_iso
 from apicore.problems import raise_problems
 from apicore.views import Endpoint, ListEndpoint, SingletonEndpoint
 from mobile_api.flavour_v5 import MobileV5Api

@@ -3,7 +3,6 @@
 from decimal import Decimal
 
 from accounts.models.user import full_name_of
-from accounts.selectors import balance_expression
 from apicore.presenters import (
     BOOLEAN,
     INTEGER,
@@ -16,6 +15,7 @@ from apicore.presenters import (
     obj,
     text_or_none,
 )
+from economy.selectors import balance_expression
 
 NULLABLE_TEXT = nullable(STRING)
 

@@ -10,7 +10,7 @@ from django.db.models.functions import Lower
 from accounts.expiry import date_expired
 from accounts.models import Member, MemberRole, Role, UserEmail, UserExpiryDate
 from accounts.models.user import last_first_name_of
-from accounts.selectors import balance_expression, invalid_email_exists
+from accounts.selectors import invalid_email_exists
 from apicore.presenters import (
     BOOLEAN,
     DATE,
@@ -31,6 +31,7 @@ from apicore.presenters import (
     ref,
     text_or_none,
 )
+from economy.selectors import balance_expression
 
 SENSITIVE = ("users_sensitive",)
 ROLE_ORDER = {role: index for index, role in enumerate(Role.values)}

@@ -4,8 +4,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import ExpiryDateType, Member, MemberRole, Organization, Role, UserExpiryDate
 from accounts.services.files import expiry_images_delete_after_commit
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
 from objects_app.models import BookableObject
 
 

@@ -7,8 +7,7 @@ from django.db import IntegrityError, transaction
 from accounts.expiry import NEVER_EXPIRES
 from accounts.models import ExpiryDateType, Member, UserExpiryDate
 from accounts.services.files import expiry_images_delete_after_commit
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
 
 
 def _refused(message: str) -> ServiceError:

@@ -7,12 +7,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
 from accounts.models import Member, Membership, Organization, Role, User, UserEmail, UserExpiryDate, UserGroup
-from accounts.selectors import member_balance
 from accounts.services.files import expiry_images_delete_after_commit
+from accounts.signals import login_deleting, member_deleting
 from accounts.usernames import lookup_key, nfkc, normalize_username, username_problem
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
-from economy.models import Transaction
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
 
 INVALID = ErrorCode.INVALID_FIELD.code
 DUPLICATE = ErrorCode.DUPLICATE.code
@@ -323,37 +321,21 @@ def user_update(
 # --- delete ---------------------------------------------------------------------------------------
 
 
-def _bookings_of_deleted_login_record(user: User) -> None:
-    """The webhooks' events of a login that goes: its bookings go with it (booking.delete, every one: document 3
-    limits the event to bookings not ended only for a deleted aircraft), and those not ended that it is the
-    student of lose their student (booking.update: the person it is for changes)."""
-    from apicore import clock
-    from bookings.models import Booking
-    from bookings.services import bookings_going_record
-    from webhooks.services import event_record
-
-    now = clock.now()
-    bookings_going_record(Booking.objects.filter(user=user))
-    for booking in Booking.objects.filter(student=user, end_at__gt=now).select_related("object"):
-        event_record(event_type="booking.update", object=booking.object, entity_id=booking.pk)
-
-
 @transaction.atomic
 def user_delete(*, member: Member) -> None:
     """The member record goes; the login too when it belongs to no other organization and nothing else
     (transactions) keeps it. An administrator or a member with a balance is refused (409 10105)."""
     if member.roles.filter(role=Role.ADMIN).exists():
         raise ServiceError(ErrorCode.NOT_MODIFIED, "An administrator of the organization cannot be deleted.")
-    if member_balance(member) != 0:
-        raise ServiceError(ErrorCode.NOT_MODIFIED, "A user whose balance is not zero cannot be deleted.")
+    member_deleting.send(sender=Member, member=member)  # economy refuses a balance that is not zero
     user = member.user
     images = list(UserExpiryDate.objects.filter(member=member).exclude(image="").values_list("image", flat=True))
     member.delete()
-    if not Member.objects.filter(user=user).exists() and not Transaction.objects.filter(user=user).exists():
+    if not Member.objects.filter(user=user).exists():
         try:
             with transaction.atomic():
-                _bookings_of_deleted_login_record(user)
+                login_deleting.send(sender=User, user=user)
                 user.delete()
         except ProtectedError:
-            pass  # other records still refer to the login; it stays, without a member record here
+            pass  # other records (transactions) still refer to the login; it stays, without a member record here
     expiry_images_delete_after_commit(images)

@@ -17,8 +17,8 @@ from django.db.models import Q
 from rest_framework.response import Response
 
 from apicore import clock, params
-from apicore.errors import ErrorCode
-from apicore.exceptions import PROBLEM_CONTENT_TYPE, FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
+from apicore.exceptions import PROBLEM_CONTENT_TYPE
 from apicore.openapi import JSON, PROBLEM, DeclaredAutoSchema, component
 from apicore.problems import raise_problems
 from apicore.schema import Field as BodyField

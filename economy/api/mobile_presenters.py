@@ -3,20 +3,8 @@ the balance after it; the internal note (from `#` on) left out of the comment.""
 
 from accounts.api.presenters import full_name
 from accounts.models.user import name_columns
-from apicore.presenters import (
-    DATE,
-    DATETIME,
-    INTEGER,
-    NUMBER,
-    REF,
-    STRING,
-    Expr,
-    Field,
-    Presenter,
-    iso_date,
-    nullable,
-    utc_iso,
-)
+from apicore.clock import utc_iso
+from apicore.presenters import DATE, DATETIME, INTEGER, NUMBER, REF, STRING, Expr, Field, Presenter, iso_date, nullable
 
 from ..selectors import balance_after_expression
 from .transaction_presenters import money

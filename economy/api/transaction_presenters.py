@@ -9,6 +9,7 @@ from django.db.models import OuterRef, Subquery
 
 from accounts.models import Member
 from accounts.models.user import full_name_of, name_columns
+from apicore.clock import utc_iso
 from apicore.presenters import (
     DATE,
     DATETIME,
@@ -25,7 +26,6 @@ from apicore.presenters import (
     nullable,
     obj,
     text_or_none,
-    utc_iso,
 )
 
 from ..models import TransactionRow

@@ -16,8 +16,7 @@ from django.db.models.functions import Lower
 
 from accounts.models import Member
 from apicore import params
-from apicore.errors import ErrorCode
-from apicore.exceptions import ServiceError
+from apicore.errors import ErrorCode, ServiceError
 from apicore.views import ItemEndpoint, ListEndpoint
 from main_api.flavour_v5 import MainV5Api
 from objects_app.models import BookableObject

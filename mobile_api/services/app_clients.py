@@ -20,10 +20,9 @@ from oauth2_provider.models import (
 
 from accounts.models import Organization
 from apicore import clock
-from apicore.errors import ErrorCode
-from apicore.exceptions import FieldProblem, ServiceError
+from apicore.bearer import RIGHT_VALUES
+from apicore.errors import ErrorCode, FieldProblem, ServiceError
 from apicore.secrets import new_secret
-from main_api.models import RIGHT_VALUES
 from mobile_api.models import MOBILE_MODULES, AppClient
 
 INVALID = ErrorCode.INVALID_FIELD.code

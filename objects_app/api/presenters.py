@@ -6,6 +6,7 @@ remarks, a remark's history). Nothing sums flights: the time summary is the obje
 """
 
 from apicore import clock
+from apicore.clock import utc_iso
 from apicore.presenters import (
     BOOLEAN,
     DATE,
@@ -25,7 +26,6 @@ from apicore.presenters import (
     obj,
     ref,
     text_or_none,
-    utc_iso,
 )
 
 from .. import selectors

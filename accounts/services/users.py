@@ -107,7 +107,7 @@ _EMERGENCY = {
 _ACCESS_CARD = {"number": "access_card_number", "code": "access_card_code", "expiry_date": "access_card_expiry_date"}
 
 
-def _nested(obj, changes: dict | None, columns: dict[str, str], empty_all: bool = False) -> list[str]:
+def _nested(obj, changes: dict | None, columns: dict[str, str]) -> list[str]:
     """Set the columns of the nested fields sent (None empties one); `changes` None empties them all."""
     changed = []
     for key, column in columns.items():

@@ -131,10 +131,6 @@ def webhook_secrets_renew(*, webhook: Webhook) -> tuple[str, str]:
     return token, signing_key
 
 
-def webhook_credentials(webhook: Webhook) -> tuple[str, str]:
-    return secrets.decrypt(webhook.token_encrypted), secrets.decrypt(webhook.signing_key_encrypted)
-
-
 # --- events (the outbox) ------------------------------------------------------------------------------------
 
 

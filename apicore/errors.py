@@ -1,6 +1,7 @@
 """Every error code of the public APIs, in one place, with its status, kind and title.
 
-The kind names the problem `type` URI (`https://<host>/errors/<kind>`), see DECISIONS.md.
+The kind names the problem `type` URI (`https://<host>/errors/<kind>`), see ../shared/DECISIONS.md "Addresses"
+(and docs/decisions.md §1.22 "413 and 414 are of the kind validation").
 """
 
 from enum import Enum, StrEnum

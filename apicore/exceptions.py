@@ -46,7 +46,8 @@ class ServiceError(Exception):
         self.detail = detail
         self.errors = errors or []
         self.dependents = dependents
-        # A few problems carry the code of their single field problem (DECISIONS.md, error codes).
+        # A few problems carry the code of their single field problem (../shared/DECISIONS.md "Readings of the
+        # contract": error codes).
         self.code = code or error.code
 
 

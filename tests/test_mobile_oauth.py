@@ -1,5 +1,6 @@
-"""Mobile API v5 sign-in (document 2, Authentication and POST /oauth/token; DECISIONS.md "Mobile sign-in"):
-the whole flow, and each refusal RFC 9700 asks for."""
+"""Mobile API v5 sign-in (document 2, Authentication and POST /oauth/token; ../shared/DECISIONS.md "Mobile
+sign-in"; docs/decisions.md §9.5 "The grants" to §9.19 "Boundaries and caching"): the whole flow, and each
+refusal RFC 9700 asks for."""
 
 from datetime import timedelta
 from urllib.parse import parse_qs, urlencode, urlsplit

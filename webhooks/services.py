@@ -1,4 +1,5 @@
-"""Webhooks: record events (the outbox), try deliveries, retry, pause, ping and resume (DECISIONS.md, Webhooks).
+"""Webhooks: record events (the outbox), try deliveries, retry, pause, ping and resume
+(../shared/DECISIONS.md "Webhooks"; docs/decisions.md §10 "Webhooks").
 
 `event_record` is called by the services of bookings, the flight log and remarks inside their transaction:
 the deliveries are rows of that transaction, so a rolled-back change sends nothing, and they are handed to
@@ -26,7 +27,8 @@ from .models import Delivery, DeliveryState, Try, Webhook, WebhookState
 
 logger = logging.getLogger(__name__)
 
-# Tries 1 to 8, counted from the occurrence (DECISIONS.md: about 0, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 22 h).
+# Tries 1 to 8, counted from the occurrence (../shared/DECISIONS.md "Webhooks": about 0, 1 min, 5 min, 30 min,
+# 2 h, 6 h, 12 h, 22 h; docs/decisions.md §10.4 "Schedule").
 SCHEDULE = (
     dt.timedelta(0),
     dt.timedelta(minutes=1),

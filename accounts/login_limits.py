@@ -1,6 +1,7 @@
 """The one count of failed logins per username, shared by the website's login page and POST /login-checks.
 
-DECISIONS.md ("Limits that the contract leaves open"): 5 failed logins for a username in 15 minutes, and the
+../shared/DECISIONS.md "Limits that the contract leaves open" (docs/decisions.md §3.17 "Failed logins"): 5 failed
+logins for a username in 15 minutes, and the
 username is refused (429 10012 in the API, a 429 page on the website) for the rest of the window, whatever
 the password. Counters live in Django's cache through django-ratelimit's atomic windows, as the API's token
 limits do (apicore/ratelimit.py).

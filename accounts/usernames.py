@@ -1,4 +1,5 @@
-"""The one rule for usernames (DECISIONS.md, Hostile input), used wherever a username arrives: POST /users and
+"""The one rule for usernames (../shared/DECISIONS.md "Hostile input"; docs/decisions.md §3.13 "Usernames: what
+is the same" to §3.15 "Usernames: where the rule applies"), used wherever a username arrives: POST /users and
 the organization website's member form (through accounts.services.users), the member website's and the
 organization website's login form and POST /login-checks (through accounts.services.logins), and the count of
 failed logins (accounts.login_limits).

@@ -70,9 +70,10 @@ def install() -> None:
 
 # --- points in time written by the database --------------------------------------------------------------
 # A page of flights has 2,500 points in time. Read as datetimes, each is parsed by the driver, converted by
-# Django and formatted again in Python; written as text by the database, none of that happens (docs/
-# decisions.md, issue 8). Whole seconds, as the APIs write them. Local times are made from that text in
-# Python (apicore.presenters.local_text): one zone conversion there costs less than PostgreSQL's.
+# Django and formatted again in Python; written as text by the database, none of that happens
+# (docs/decisions.md §1.19 "Points in time written by the database"). Whole seconds, as the APIs write them.
+# Local times are made from that text in Python (apicore.presenters.local_text): one zone conversion there
+# costs less than PostgreSQL's.
 
 
 class UtcText(Func):

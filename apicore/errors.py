@@ -1,6 +1,7 @@
 """Every error code of the public APIs, in one place, with its status, kind and title.
 
-The kind names the problem `type` URI (`https://<host>/errors/<kind>`), see DECISIONS.md.
+The kind names the problem `type` URI (`https://<host>/errors/<kind>`), see ../shared/DECISIONS.md "Addresses"
+(and docs/decisions.md §1.22 "413 and 414 are of the kind validation").
 """
 
 from dataclasses import dataclass
@@ -141,5 +142,6 @@ class ServiceError(Exception):
         self.detail = detail
         self.errors = errors or []
         self.dependents = dependents
-        # A few problems carry the code of their single field problem (DECISIONS.md, error codes).
+        # A few problems carry the code of their single field problem (../shared/DECISIONS.md "Readings of the
+        # contract": error codes).
         self.code = code or error.code

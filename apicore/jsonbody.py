@@ -1,4 +1,5 @@
-"""Reading a request body as one JSON object, safely (DECISIONS.md, "Hostile input").
+"""Reading a request body as one JSON object, safely (../shared/DECISIONS.md "Hostile input"; docs/decisions.md
+§1.20 "JSON bodies: encoding, depth, numbers").
 
 - UTF-8 only (RFC 8259 8.1), decoded strictly: bytes that are not UTF-8 (the UTF-8 form of a surrogate
   among them) make the body unreadable, 10004. A leading byte order mark is ignored.

@@ -71,7 +71,8 @@ class ApiRequestLimitsMiddleware:
     """On API addresses, what Django would refuse with an HTML page is refused in the API's own form, before
     any other work (authentication, rate counts, queries):
 
-    - a `Host` that is not one of ours: 400 (10005) naming `Host` (DECISIONS.md: the websites keep Django's page);
+    - a `Host` that is not one of ours: 400 (10005) naming `Host` (docs/decisions.md §1.24 "A Host that is not
+      ours": the websites keep Django's page);
     - a body over DATA_UPLOAD_MAX_MEMORY_SIZE (1 MiB): 413 (10004), whether its length is declared
       (Content-Length) or it is sent chunked. A chunked body is read here, at most one byte past the limit;
       within the limit it is handed on as if its length had been declared (Django reads no chunked body).

@@ -595,7 +595,8 @@ def document_exception_handler(exc, context):
 
 
 class DocumentView(SpectacularJSONAPIView):
-    """GET the OpenAPI document (JSON). Public: it shows the API's shape, no data (docs/decisions.md)."""
+    """GET the OpenAPI document (JSON). Public: it shows the API's shape, no data (docs/decisions.md §8.5 "The
+    document and the docs page are public")."""
 
     authentication_classes = []
     permission_classes = []

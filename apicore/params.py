@@ -24,9 +24,11 @@ INT_FORM = re.compile(r"^-?[0-9]+$")
 DECIMAL_FORM = re.compile(r"^-?[0-9]{1,12}(\.[0-9]{1,2})?$")
 LIKE_SPECIAL = re.compile(r"[\\%_]")
 STARS = re.compile(r"\*+")
-# DECISIONS.md, "Hostile input": a search pattern is at most 100 characters, a run of `*` counting as one.
+# ../shared/DECISIONS.md "Hostile input": a search pattern is at most 100 characters, a run of `*` counting as one
+# (docs/decisions.md §1.17 "Text search").
 SEARCH_MAX_LENGTH = 100
-# At most 18 digits: `offset + limit + 1` stays inside PostgreSQL's 64-bit LIMIT/OFFSET (docs/decisions.md).
+# At most 18 digits: `offset + limit + 1` stays inside PostgreSQL's 64-bit LIMIT/OFFSET (docs/decisions.md §1.9
+# "Query parameters").
 INT_LIMIT = 10**18 - 1
 
 
@@ -178,7 +180,8 @@ class Filter(Parameter):
 
 @dataclass(frozen=True)
 class Search(Filter):
-    """Text search (DECISIONS.md): the whole value, without regard to letter case, `*` any run of
+    """Text search (../shared/DECISIONS.md "Readings of the contract"; docs/decisions.md §1.17 "Text search"): the
+    whole value, without regard to letter case, `*` any run of
     characters; at most 100 characters, a run of `*` counting as one (a longer run is accepted, which the
     description says; maxLength states the limit for a value without runs)."""
 

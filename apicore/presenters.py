@@ -202,7 +202,8 @@ class Presenter:
         The page's keys come first, from the narrow ordered query (LIMIT/OFFSET over the sort's index); then
         only those rows are read wide, by their keys. Given a list of literal keys, PostgreSQL drives the
         joins of the wide read from the page's rows (primary key lookups); with the keys as a sub-select it
-        plans a semi join after joining every row of the organization (docs/decisions.md, issue 8). The
+        plans a semi join after joining every row of the organization (docs/decisions.md §1.2 "Pages in two
+        statements"). The
         wide rows are put in the keys' order here, so that read needs no sort of its own."""
         if limit <= 0:
             return []

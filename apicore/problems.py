@@ -2,7 +2,8 @@
 
 from apicore.errors import ErrorCode, FieldProblem, ServiceError
 
-# Codes of document 1's table that a single problem lends to the whole reply (DECISIONS.md, error codes).
+# Codes of document 1's table that a single problem lends to the whole reply (../shared/DECISIONS.md "Readings of
+# the contract": error codes).
 OWN_CODES = {10110, 10121, 10151, 10162, 10163, 10164, 10165}
 UNKNOWN = ErrorCode.UNKNOWN_NAME.code
 

@@ -2,7 +2,8 @@
 
 A value must have the type it has in a reply (no "7" for 7, no 1 for true); every problem is named with
 its path (`address.city`, `email[1]`) and all are reported at once. Text with NUL or a lone surrogate is
-refused where it arrives (DECISIONS.md, "Hostile input"): no database stores it the same way (PostgreSQL
+refused where it arrives (../shared/DECISIONS.md "Hostile input"; docs/decisions.md §1.21 "NUL and lone
+surrogates"): no database stores it the same way (PostgreSQL
 refuses NUL, a lone surrogate cannot be encoded at all), so it must never get past the schema.
 
 Each field also states what it accepts as JSON Schema (2020-12, as OpenAPI 3.1 uses it): `json_schema()` is

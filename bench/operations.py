@@ -19,7 +19,7 @@ which goes first:
     GET /main/v5/bookings?limit=500&offset=N
     GET /main/v5/objects?include=status,active_remarks,maintenance_items,settings,time_summary&limit=500
 - the baseline: one psycopg connection, hand-written SQL for the same rows and fields, the same document
-  (shapes.md) built in Python and written by orjson.
+  built in Python and written by orjson.
 Every API reply is checked to be the same document as the baseline's (parsed JSON, links included). The SQL
 queries of one API call of each list are counted afterwards. Writes bench/results/operations.json.
 """
@@ -106,7 +106,7 @@ def offsets_of(name: str) -> tuple[int, ...]:
     return (0,) if name == "objects" else OFFSETS
 
 
-# --- what the API computes, written out again (shapes.md) ------------------------------------------------
+# --- what the API computes, written out again (docs/decisions.md §4 "Objects", §6 "Flight log") -----------
 
 CENTS = Decimal("0.01")
 SIXTY = Decimal(60)

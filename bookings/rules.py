@@ -1,4 +1,5 @@
-"""The booking rules of DECISIONS.md ("Booking rules"), written once for the Mobile API and the member website.
+"""The booking rules of ../shared/DECISIONS.md "Booking rules", written once for the Mobile API and the member
+website (docs/decisions.md §5 "Bookings").
 
 Checked in this order; the first rule that fails stops the action with 409 10300 and its text in the member's
 language (the active one: Accept-Language), as `errors: [{code, message}]` without `field`:
@@ -41,7 +42,8 @@ from objects_app.models import BookableObject
 from . import services
 from .models import Booking
 
-# How far in the past a booking may start (DECISIONS.md, rule 2).
+# How far in the past a booking may start (../shared/DECISIONS.md "Booking rules", rule 2; in whole minutes:
+# docs/decisions.md §5.4 "Start, end and length").
 START_GRACE = dt.timedelta(minutes=5)
 PRIVATE = "PRIV"
 RULE = ErrorCode.BOOKING_RULE.code

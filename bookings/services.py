@@ -2,7 +2,8 @@
 
 Every write of a booking goes through these functions (the organization website today; the Mobile API and the
 member website's booking rules later), so that the webhooks of document 3 are recorded here, in the same
-transaction as the change (DECISIONS.md, Webhooks: outbox): booking.create, booking.update and booking.delete.
+transaction as the change (../shared/DECISIONS.md "Webhooks": outbox; docs/decisions.md §10.15 "Where events are
+recorded"): booking.create, booking.update and booking.delete.
 """
 
 import datetime as dt
@@ -30,7 +31,8 @@ NOTIFIED = ("object", "user", "student", "start_at", "end_at", "is_primary")
 
 
 def whole_minute(value: dt.datetime) -> dt.datetime:
-    """Bookings are kept in whole minutes (DECISIONS.md, Booking rules: seconds are dropped)."""
+    """Bookings are kept in whole minutes (../shared/DECISIONS.md "Booking rules": seconds are dropped; for every
+    caller: docs/decisions.md §5.4 "Start, end and length")."""
     return value.replace(second=0, microsecond=0)
 
 

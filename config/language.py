@@ -2,7 +2,8 @@
 
 Django picks the language from Accept-Language by the codes in LANGUAGES and knows no such alias, so an
 iPhone set to Norwegian (`no`, `no-NO`) would get English. The service's Norwegian texts are Bokmål
-(DECISIONS.md, Languages), the nearest for every Norwegian reader.
+(../shared/DECISIONS.md "Languages"), the nearest for every Norwegian reader (docs/decisions.md §1.28
+"Norwegian as nb").
 """
 
 import re

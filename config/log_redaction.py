@@ -1,4 +1,5 @@
-"""No secret reaches a log (DECISIONS.md, "Hostile input"): the logging configuration of the service.
+"""No secret reaches a log: the logging configuration of the service (../shared/DECISIONS.md "Hostile input";
+docs/decisions.md §12.1 "No secret in any log").
 
 Two independent layers, so that either one alone keeps tokens out of the log:
 - levels: oauthlib's DEBUG lines print every issued token (`Issuing token ... {'access_token': ...}`), so

@@ -202,7 +202,8 @@ OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
     # DOT counts a refresh token's life from its access token's end: 90 days from the last use (document 2).
     "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600 - 3600,
-    # The Mobile API's sign-in (document 2, DECISIONS.md "Mobile sign-in"; mobile_api.oauth).
+    # The Mobile API's sign-in (document 2, ../shared/DECISIONS.md "Mobile sign-in", docs/decisions.md §9.8
+    # "Authorization codes" and §9.9 "Refresh tokens"; mobile_api.oauth).
     "AUTHORIZATION_CODE_EXPIRE_SECONDS": 120,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "PKCE_REQUIRED": True,
@@ -240,18 +241,21 @@ CELERY_TASK_IGNORE_RESULT = True
 # Tasks name their queue in tests and the bench (a worker of their own); everything else uses "celery".
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 
-# Webhooks (DECISIONS.md, Webhooks). Plain http to loopback addresses only where this is set (tests, `make
-# run`); the secrets' encryption keys (Fernet, comma-separated, the first encrypts), else derived from
-# SECRET_KEY (webhooks.secrets).
+# Webhooks (../shared/DECISIONS.md "Webhooks"; docs/decisions.md §10.11 "Addresses" and §10.10 "Secrets
+# encrypted, not hashed"). Plain http to loopback addresses only where this is set (tests, `make run`); the
+# secrets' encryption keys (Fernet, comma-separated, the first encrypts), else derived from SECRET_KEY
+# (webhooks.secrets).
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", False)
 WEBHOOK_SECRETS_KEYS = [key for key in os.environ.get("WEBHOOK_SECRETS_KEYS", "").split(",") if key]
 
-# Request size (DECISIONS.md, hostile input): a body over 1 MiB is refused (API: 413 10004, see
-# apicore.middleware.ApiRequestLimitsMiddleware); Django's default count of form and query fields stays.
+# Request size (../shared/DECISIONS.md "Hostile input"; docs/decisions.md §1.23 "Bodies over 1 MiB"): a body
+# over 1 MiB is refused (API: 413 10004, see apicore.middleware.ApiRequestLimitsMiddleware); Django's default
+# count of form and query fields stays.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
-# API limits (DECISIONS.md: "Limits that the contract leaves open").
+# API limits (../shared/DECISIONS.md "Limits that the contract leaves open"; docs/decisions.md §2.8 "Failed token
+# checks", §3.17 "Failed logins", §9.22 "Limits").
 MAIN_API_CALLS_PER_MINUTE = 120
 MOBILE_CLIENT_CALLS_PER_MINUTE = 600  # per app client over all its members, unless it has its own limit
 MOBILE_LOGIN_CALLS_PER_MINUTE = 120  # per member login (Mobile API v5), counted besides the client's

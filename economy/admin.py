@@ -3,7 +3,8 @@ transactions, each limited to the current organization (adminkit.site.Organizati
 
 A transaction is added through economy.services.transaction_create (the same rules as POST /transactions; a
 refusal comes back on the form's fields and nothing is saved) and never changed or deleted afterwards: a
-mistake is corrected by a new transaction the other way (decisions-economy.md)."""
+mistake is corrected by a new transaction the other way (docs/decisions.md §7.12 "Transactions are never changed
+or deleted")."""
 
 from django.contrib import admin
 from django.utils.formats import number_format

@@ -1,7 +1,7 @@
 """Writes on members' accounts: transactions with their account rows (Main API POST /transactions and the
 organization website's transaction page). Every function is one transaction and saves nothing when it refuses.
 
-Rules (document 1, POST /transactions; decisions in /work/notes/decisions-economy.md):
+Rules (document 1, POST /transactions; docs/decisions.md §7 "Economy"):
 - `amount` is the change of the member's account (negative = charge, positive = payment): not 0, from
   -100000 to 100000, at most two decimals (10121).
 - `date` not after today in the organization's zone (10151); not on or before the organization's

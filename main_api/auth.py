@@ -21,7 +21,7 @@ from main_api import ratelimit as main_limits
 from main_api import token_cache
 from main_api.selectors import api_token_for_credential
 
-# Midnight in Stockholm at the end of 2027 (DECISIONS.md, cut-over instants).
+# Midnight in Stockholm at the end of 2027 (../shared/DECISIONS.md "Readings of the contract": cut-over instants).
 DIRECT_TOKEN_SUNSET = dt.datetime(2027, 12, 31, 23, 0, tzinfo=dt.UTC)
 MIGRATION_GUIDE_PATH = "/docs/main-api-v5-migration"
 

@@ -1,5 +1,5 @@
-"""Addresses of the member website (DECISIONS.md, Addresses): /login, /logout, /password-reset/..., /account/,
-/account/apps (the app logins), /account/password.
+"""Addresses of the member website (../shared/DECISIONS.md "Addresses"): /login, /logout, /password-reset/...,
+/account/, /account/apps (the app logins), /account/password.
 
 The names are Django's own where its views and mail templates reverse them (login, password_reset_*).
 """

@@ -1,7 +1,8 @@
 """The member website: login and logout, 'Reset my password' and the member's own account page.
 
-Texts are in the member's language (DECISIONS.md, Languages): Accept-Language through LocaleMiddleware, or the
-login page's `cl` parameter (se, gb, no, dk), which picks the language for that request.
+Texts are in the member's language (../shared/DECISIONS.md "Languages"): Accept-Language through LocaleMiddleware,
+or the login page's `cl` parameter (se, gb, no, dk), which picks the language for that request
+(docs/decisions.md §11.12 "Member website: language").
 """
 
 from django.conf import settings

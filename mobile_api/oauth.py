@@ -4,10 +4,11 @@ What DOT and oauthlib do as the contract wants stays theirs (PKCE S256, code lif
 rotation and reuse protection, hashed tokens, client secrets as password hashes). What differs is here:
 
 - Only apps (accounts.AppClient) that are not revoked are clients; Main API tokens' OAuth clients are not.
-- Redirect addresses are compared as exact strings against the client's list (DECISIONS.md), where DOT's own
-  comparison ignores some differences and allows only http and https.
+- Redirect addresses are compared as exact strings against the client's list (../shared/DECISIONS.md "Mobile
+  sign-in"; docs/decisions.md §9.3 "Redirect addresses"), where DOT's own comparison ignores some differences
+  and allows only http and https.
 - Only S256 PKCE; a missing verifier and a redirect address that differs from the authorize request are
-  `invalid_grant` (DECISIONS.md, Mobile sign-in).
+  `invalid_grant` (../shared/DECISIONS.md "Mobile sign-in"; docs/decisions.md §9.7 "PKCE").
 - Grants: authorization_code, refresh_token, and client_credentials for confidential clients only; any other
   grant type (`password` too) is `unsupported_grant_type`.
 - Authorization codes are stored as their SHA-256 digest. A code used a second time ends the login it made.

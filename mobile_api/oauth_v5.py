@@ -34,7 +34,8 @@ def _blocked(request) -> bool:
 
 
 def error_descriptions() -> dict[str, str]:
-    """Texts for the app's user, in the language of Accept-Language (DECISIONS.md, Languages)."""
+    """Texts for the app's user, in the language of Accept-Language (../shared/DECISIONS.md "Languages";
+    docs/decisions.md §9.16 "Replies of the token and revoke endpoints")."""
     return {
         "invalid_client": _("The app's client id or key is not accepted."),
         "unsupported_grant_type": _(

@@ -45,7 +45,8 @@ def calendar_order(organization_id: int) -> tuple:
 
 def calendar_objects_for(member) -> QuerySet:
     """The objects a member sees in the booking calendar, in its order: the active objects of the member's
-    organization and the active objects shared with it (DECISIONS.md, booking rule 1)."""
+    organization and the active objects shared with it (../shared/DECISIONS.md "Booking rules", rule 1; the order:
+    docs/decisions.md §9.29 "GET /objects: order and visibility")."""
     organization_id = member.organization_id
     return BookableObject.objects.filter(visible_objects(organization_id), active=True).order_by(
         *calendar_order(organization_id)

@@ -28,7 +28,7 @@ UNSTATED_RULES = {
         "expiry_date": "2999-12-31 (never expires) only where the type may never expire",
     },
     ("POST", "/login-checks"): {
-        "username": "one script, no invisible characters (DECISIONS.md, Hostile input)",
+        "username": 'one script, no invisible characters (../shared/DECISIONS.md "Hostile input")',
     },
     ("POST", "/expiry-date-types"): {"booking.excluded_object_ids": EXCLUDED_OBJECTS},
     ("PATCH", "/expiry-date-types/{id}"): {"booking.excluded_object_ids": EXCLUDED_OBJECTS},
@@ -75,7 +75,8 @@ def refused_by_unstated_rule(case, response) -> bool:
         if error.get("code") != code:
             return False
         codes.append(code)
-    # The top-level code: 10006, or the single problem's own code (DECISIONS.md, error codes).
+    # The top-level code: 10006, or the single problem's own code (../shared/DECISIONS.md "Readings of the
+    # contract": error codes).
     return problem.get("code") in {INVALID_FIELD, *(codes if len(codes) == 1 else ())}
 
 

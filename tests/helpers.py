@@ -1,7 +1,7 @@
 """The one place for checks that tests share about replies: a Problem Details error and its `errors`.
 
 The kinds are written out here rather than imported from apicore, so that a test of the error form can fail
-when the service's own table is wrong (DECISIONS.md, Addresses: problem `type`).
+when the service's own table is wrong (../shared/DECISIONS.md "Addresses": problem `type`).
 """
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"

@@ -186,9 +186,11 @@ def test_the_oauth_librarys_models_are_not_on_the_site():
 def test_support_cannot_open_or_change_the_oauth_librarys_rows(api, model):
     client = web(make_superuser())
 
+    # The models are not registered, so none of their addresses exists: the admin's catch-all answers 404 to
+    # a signed-in user (a redirect would only be for a visitor not signed in, or a missing trailing slash).
     assert client.get(f"{ADMIN}/oauth2_provider/{model}/").status_code == 404
-    assert client.get(f"{ADMIN}/oauth2_provider/{model}/1/change/").status_code in (302, 404)
-    assert client.post(f"{ADMIN}/oauth2_provider/{model}/1/delete/", {"post": "yes"}).status_code in (302, 404)
+    assert client.get(f"{ADMIN}/oauth2_provider/{model}/1/change/").status_code == 404
+    assert client.post(f"{ADMIN}/oauth2_provider/{model}/1/delete/", {"post": "yes"}).status_code == 404
 
 
 def test_supports_index_and_token_pages_work_without_the_oauth_pages(api):

@@ -90,7 +90,10 @@ def test_an_account_number_is_digits_and_unique_in_the_organization(client, org)
 
     assert page_errors(client.post(f"{ECONOMY}/account/add/", {"number": "15a", "name": "X"}))["number"]
     errors = page_errors(client.post(f"{ECONOMY}/account/add/", {"number": "1510", "name": "X"}))
-    assert errors[""] or errors.get("number")
+    # The model's constraint is on the pair (organization, number): a form error of the page, like the other
+    # constraints of the chart of accounts (docs/decisions.md §7.13 "The chart of accounts on the website").
+    assert errors[""] == ["Account with this Organization and Account number already exists."]
+    assert "number" not in errors
     assert Account.objects.count() == 1
 
 

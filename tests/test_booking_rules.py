@@ -1,6 +1,7 @@
-"""The booking rules of DECISIONS.md (bookings/rules.py), each through the Mobile API as an app meets them: the
-first rule that fails is 409 10300 with `errors: [{code, message}]` (no `field`) in the language of
-Accept-Language; nothing is saved. Each rule's text in sv, en, nb and da."""
+"""The booking rules of ../shared/DECISIONS.md "Booking rules" and docs/decisions.md §5 "Bookings"
+(bookings/rules.py), each through the Mobile API as an app meets them: the first rule that fails is 409 10300
+with `errors: [{code, message}]` (no `field`) in the language of Accept-Language; nothing is saved. Each rule's
+text in sv, en, nb and da."""
 
 import datetime as dt
 from decimal import Decimal

@@ -1,5 +1,6 @@
-"""Failed token checks: 20 per address in the window, exactly, however many calls race (DECISIONS.md: 20 per
-IP address in 10 minutes give 429 10014 for the rest of the window).
+"""Failed token checks: 20 per address in the window, exactly, however many calls race
+(../shared/DECISIONS.md "Limits that the contract leaves open": 20 per IP address in 10 minutes give 429 10014
+for the rest of the window; docs/decisions.md §2.8 "Failed token checks").
 
 The address check before the token lookup and the count after it are two steps; calls that all pass the
 check before any of them is counted must still give only 20 refusals (401). The lookup is held at a barrier

@@ -1,4 +1,5 @@
-"""Hostile request bodies (DECISIONS.md, "Hostile input"): deep nesting, text that no database stores alike
+"""Hostile request bodies (../shared/DECISIONS.md "Hostile input"; docs/decisions.md §1.20 "JSON bodies: encoding,
+depth, numbers", §1.21 "NUL and lone surrogates"): deep nesting, text that no database stores alike
 (NUL, lone surrogates), bytes that are not UTF-8, and numbers JSON does not have. Each used to end in a 500
 or be stored; each is now a 400 that names what is wrong, and nothing is saved."""
 

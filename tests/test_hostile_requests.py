@@ -1,6 +1,7 @@
 """Requests that Django, DRF or gunicorn would refuse on their own (with HTML or a 500) get the API's answer
-(issue 7, section 1; DECISIONS.md "Hostile input"): a body over 1 MiB, a form with too many fields, a wrong
-Host, a too long request line, and every exception of DRF and Django raised below an endpoint."""
+(../shared/DECISIONS.md "Hostile input"; docs/decisions.md §1.22 to §1.26): a body over 1 MiB, a form with too
+many fields, a wrong Host, a too long request line, and every exception of DRF and Django raised below an
+endpoint."""
 
 import http.client
 import io

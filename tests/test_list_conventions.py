@@ -439,7 +439,8 @@ def test_an_offset_far_past_the_end_gives_an_empty_page(api, org, group_endpoint
 
 @pytest.mark.parametrize("offset", [str(10**18), str(2**63 - 1), "99999999999999999999", "1" + "0" * 40])
 def test_an_offset_of_more_than_18_digits_is_400(api, group_endpoint, offset):
-    """At most 18 digits: offset + limit must stay inside the database's 64-bit OFFSET (docs/decisions.md)."""
+    """At most 18 digits: offset + limit must stay inside the database's 64-bit OFFSET (docs/decisions.md §1.9
+    "Query parameters")."""
     response = api.get(group_endpoint.path, {"offset": offset})
 
     assert_problem(response, 400, 10005)

@@ -1,4 +1,5 @@
-"""No secret in any log at any level (DECISIONS.md, "Hostile input"; issue 7, section 3).
+"""No secret in any log at any level (../shared/DECISIONS.md "Hostile input"; docs/decisions.md §12.1 "No secret
+in any log", §12.2 "The suite's log is checked").
 
 oauthlib logs every token it issues at DEBUG; the service's logging configuration (config.log_redaction)
 keeps it and every other secret out: oauthlib never below INFO, and a redacting filter on the handler.

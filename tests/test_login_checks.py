@@ -1,8 +1,9 @@
 """POST /main/v5/login-checks: a member's username and password, checked without changing anything.
 
-Contract: "Login check" and "Login check reply"; DECISIONS.md: the right is `login_checks` read, only members of
-the token's organization are valid, and 5 failed logins per username in 15 minutes (shared with the website's
-login page) give 429 10012 with `Retry-After`.
+Contract: "Login check" and "Login check reply"; ../shared/DECISIONS.md "Rights", "Readings of the contract" and
+"Limits that the contract leaves open": the right is `login_checks` read, only members of the token's
+organization are valid, and 5 failed logins per username in 15 minutes (shared with the website's login page)
+give 429 10012 with `Retry-After` (docs/decisions.md §3.16 "Login checks", §3.17 "Failed logins").
 """
 
 import pytest

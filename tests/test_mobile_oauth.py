@@ -1,5 +1,6 @@
-"""Mobile API v5 sign-in (document 2, Authentication and POST /oauth/token; DECISIONS.md "Mobile sign-in"):
-the whole flow, and each refusal RFC 9700 asks for."""
+"""Mobile API v5 sign-in (document 2, Authentication and POST /oauth/token; ../shared/DECISIONS.md "Mobile
+sign-in"; docs/decisions.md §9.5 "The grants" to §9.19 "Boundaries and caching"): the whole flow, and each
+refusal RFC 9700 asks for."""
 
 from datetime import timedelta
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -534,7 +535,10 @@ def test_a_client_cannot_revoke_another_clients_login(app, member, org):
 def test_revoke_needs_the_client(app, member):
     tokens = app.login_tokens(member)
     reply = app.api.post(REVOKE, {"token": tokens["refresh_token"]}, **HTTPS)
-    assert reply.status_code in (400, 401) and reply.json()["error"] in ("invalid_request", "invalid_client")
+    # No client authentication at all is a failed client authentication (RFC 6749 5.2, RFC 7009 2.2.1):
+    # 401 invalid_client with `WWW-Authenticate: Basic`, as document 2 says of a wrong client id or key.
+    assert_oauth_error(reply, 401, "invalid_client")
+    assert reply["WWW-Authenticate"] == "Basic"
     assert me_status(app, tokens["access_token"]) == 200
 
 

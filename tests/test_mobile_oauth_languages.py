@@ -1,5 +1,5 @@
-"""The sign-in in sv, en, nb and da (DECISIONS.md, Languages): the login and consent pages by `cl`, every OAuth
-`error_description` by Accept-Language, one test per language."""
+"""The sign-in in sv, en, nb and da (../shared/DECISIONS.md "Languages"): the login and consent pages by `cl`,
+every OAuth `error_description` by Accept-Language, one test per language."""
 
 import pytest
 from django.utils import translation

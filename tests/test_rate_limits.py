@@ -1,4 +1,7 @@
-"""120 calls a minute per token; 20 failed token checks per address in 10 minutes (DECISIONS.md)."""
+"""120 calls a minute per token; 20 failed token checks per address in 10 minutes.
+
+../shared/DECISIONS.md "Limits that the contract leaves open"; docs/decisions.md §2.8 "Failed token checks" and
+§2.9 "Rate limits on our own counters"."""
 
 import pytest
 

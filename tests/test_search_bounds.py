@@ -1,4 +1,5 @@
-"""Search parameters are bounded (DECISIONS.md, "Hostile input"): at most 100 characters, a run of `*`
+"""Search parameters are bounded (../shared/DECISIONS.md "Hostile input"; docs/decisions.md §1.17 "Text search"):
+at most 100 characters, a run of `*`
 counting as one, no NUL, and any pattern answers in bounded time. `name=****************!` used to hang a
 worker on SQLite (a backtracking regular expression); a search is now a LIKE pattern."""
 
@@ -23,7 +24,7 @@ NASTY = (
     "*%*_*\\*" * 14,
     "*" + "*".join("(.*)+" for _ in range(16)) + "*",
 )
-SLOWEST_ANSWER = 0.1  # seconds, DECISIONS.md: "any pattern answers in bounded time"
+SLOWEST_ANSWER = 0.1  # seconds, ../shared/DECISIONS.md "Hostile input": "any pattern answers in bounded time"
 
 
 def found_names(response) -> list[str]:

@@ -1,7 +1,9 @@
-"""Usernames are normalized once, everywhere (DECISIONS.md, Hostile input; issue 7): Unicode NFKC, then compared
-without regard to letter case; invisible characters and mixed scripts are refused with 400 10006 naming
-`username`. `1-erik` in full-width letters is `1-erik` in POST /users, the organization website's member form, the
-member website's login, POST /login-checks and the shared count of failed logins."""
+"""Usernames are normalized once, everywhere: Unicode NFKC, then compared without regard to letter case;
+invisible characters and mixed scripts are refused with 400 10006 naming `username`. `1-erik` in full-width
+letters is `1-erik` in POST /users, the organization website's member form, the member website's login, POST
+/login-checks and the shared count of failed logins (../shared/DECISIONS.md "Hostile input"; docs/decisions.md
+§3.13 "Usernames: what is the same", §3.14 "Usernames: what is refused", §3.15 "Usernames: where the rule
+applies")."""
 
 import importlib
 

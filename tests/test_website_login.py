@@ -1,6 +1,7 @@
 """The member website's login (/login, /logout), 'Reset my password' (/password-reset/...) and /account/.
 
-DECISIONS.md: failed logins on this page and POST /login-checks share one count (5 per username in 15 minutes);
+../shared/DECISIONS.md "Limits that the contract leaves open" and "Languages": failed logins on this page and
+POST /login-checks share one count (5 per username in 15 minutes; docs/decisions.md §3.17 "Failed logins");
 texts in sv/en/nb/da by Accept-Language, or by the login page's `cl` (se, gb, no, dk).
 """
 

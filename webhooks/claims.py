@@ -3,8 +3,8 @@
 On PostgreSQL each is one round trip: one query string whose first statement turns off waiting for the disk
 for its own implicit transaction (`set_config(..., true)`), then the UPDATE ... RETURNING of the claim, or the
 INSERT of the log with the UPDATE of the delivery. The ORM spent ten round trips a try on the same work (BEGIN,
-SET LOCAL, the statements, COMMIT, twice), which was most of a try's time (decisions.md, "Webhooks"). On SQLite
-(the embedded default) the ORM does it in a transaction.
+SET LOCAL, the statements, COMMIT, twice), which was most of a try's time (docs/decisions.md §10.6 "Bookkeeping
+without waiting for the disk"). On SQLite (the embedded default) the ORM does it in a transaction.
 
 Committing without waiting for the disk: a database crash may lose the last fraction of a second of claims
 and results; that only makes a try happen again under the same event id, which receivers drop. The event row

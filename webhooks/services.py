@@ -1,4 +1,5 @@
-"""Webhooks: record events (the outbox), try deliveries, retry, pause, ping and resume (DECISIONS.md, Webhooks).
+"""Webhooks: record events (the outbox), try deliveries, retry, pause, ping and resume
+(../shared/DECISIONS.md "Webhooks"; docs/decisions.md §10 "Webhooks").
 
 `event_record` is called by the services of bookings, the flight log and remarks inside their transaction
 (through objects_app.events, which knows who hears of an object):
@@ -27,7 +28,8 @@ from webhooks.models import Delivery, DeliveryState, Try, Webhook, WebhookState
 
 logger = logging.getLogger(__name__)
 
-# Tries 1 to 8, counted from the occurrence (DECISIONS.md: about 0, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 22 h).
+# Tries 1 to 8, counted from the occurrence (../shared/DECISIONS.md "Webhooks": about 0, 1 min, 5 min, 30 min,
+# 2 h, 6 h, 12 h, 22 h; docs/decisions.md §10.4 "Schedule").
 SCHEDULE = (
     dt.timedelta(0),
     dt.timedelta(minutes=1),
@@ -130,10 +132,6 @@ def webhook_secrets_renew(*, webhook: Webhook) -> tuple[str, str]:
         token_encrypted=secrets.encrypt(token), signing_key_encrypted=secrets.encrypt(signing_key)
     )
     return token, signing_key
-
-
-def webhook_credentials(webhook: Webhook) -> tuple[str, str]:
-    return secrets.decrypt(webhook.token_encrypted), secrets.decrypt(webhook.signing_key_encrypted)
 
 
 # --- events (the outbox) ------------------------------------------------------------------------------------

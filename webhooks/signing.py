@@ -1,7 +1,7 @@
 """The one place a webhook request is signed and checked (document 3, "Authentication").
 
 The signature is HMAC-SHA256 over the `X-Service-Timestamp` value, a dot and the body exactly as sent, keyed
-with the webhook's signing key (its UTF-8 bytes, DECISIONS.md "Webhooks"), written as 64 lower-case
+with the webhook's signing key (its UTF-8 bytes, ../shared/DECISIONS.md "Webhooks"), written as 64 lower-case
 hexadecimal characters. The sender (delivery) and the local receiver (`webhook_listen`) use these functions,
 so both sides of the project's own tests speak exactly what an integrator's receiver reads.
 """

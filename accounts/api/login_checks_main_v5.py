@@ -33,7 +33,8 @@ def login_check_reply(user: User | None) -> dict:
 
 class LoginCheckView(MainV5Api, Endpoint):
     """Reply 200 for a right and a wrong login alike; nothing is changed. Only members of the token's
-    organization can be valid (DECISIONS.md, Readings). Each refusal counts in the failed-login limit that the
+    organization can be valid (../shared/DECISIONS.md "Readings of the contract"; docs/decisions.md §3.16 "Login
+    checks"). Each refusal counts in the failed-login limit that the
     website's login page shares; past it, 429 (10012) with `Retry-After`, whatever the password."""
 
     module = "login_checks"

@@ -49,7 +49,8 @@ class MemberPresenter(Presenter):
             "user__username",
             compute=_name,
         ),
-        # The member's membership (Main API v5's `membership`), by its id (docs: decisions-mobileapi.md).
+        # The member's membership (Main API v5's `membership`), by its id (docs/decisions.md §9.23 "GET /client
+        # and GET /me").
         "user_category": Field(nullable(INTEGER), "membership_id"),
         "locked": Field(BOOLEAN, "locked"),
         "organization": Field(

@@ -28,11 +28,6 @@ class UsernameSearch(params.Search):
         return super().parse(nfkc(raw))
 
 
-def _has_invalid_email(value: bool, context):
-    exists = selectors.invalid_email_exists()
-    return exists if value else ~exists
-
-
 class _Users(MainV5Api):
     model = Member
     module = "users"

@@ -31,7 +31,7 @@ class Organization(models.Model):
     uses_flight_log = models.BooleanField(_("uses the flight log"), default=True)
     hide_crew_in_log = models.BooleanField(_("hide the crew in the flight log"), default=False)
     transaction_lock_date = models.DateField(_("transactions locked through"), null=True, blank=True)
-    # Booking settings (DECISIONS.md, Organization; document 2's `booking` block and booking rules).
+    # Booking settings (../shared/DECISIONS.md "Organization"; document 2's `booking` block and booking rules).
     booking_enabled = models.BooleanField(_("booking on"), default=True)
     booking_cancel_reason_required = models.BooleanField(_("a reason is required to cancel a booking"), default=False)
     booking_standard_length_hours = models.DecimalField(

@@ -18,7 +18,8 @@ TRIAL_ACTIVE_LIMIT = 5
 FIRST_MEMBER_NUMBER = 10000
 # A mobile country code may be written 46, +46 or 0046; it is stored as "46".
 COUNTRY_CODE_FORM = re.compile(r"^(?:\+|00)?([1-9][0-9]{0,2})$")
-# Fields only the organization that created the login may change (DECISIONS.md, identity and tenancy).
+# Fields only the organization that created the login may change (../shared/DECISIONS.md "Identity and
+# tenancy"; docs/decisions.md §3.5 "Logins made by another organization").
 LOGIN_OWNED = ("first_name", "last_name", "last_name_particle", "address", "email", "phone")
 # Not in the API's PATCH body; the organization website changes them (user_update's keyword-only parameters).
 # They describe the person on the shared login, so, like the name, only the creating organization may change them.
@@ -104,7 +105,7 @@ _EMERGENCY = {
 _ACCESS_CARD = {"number": "access_card_number", "code": "access_card_code", "expiry_date": "access_card_expiry_date"}
 
 
-def _nested(obj, changes: dict | None, columns: dict[str, str], empty_all: bool = False) -> list[str]:
+def _nested(obj, changes: dict | None, columns: dict[str, str]) -> list[str]:
     """Set the columns of the nested fields sent (None empties one); `changes` None empties them all."""
     changed = []
     for key, column in columns.items():
@@ -203,7 +204,8 @@ def user_create(
     record. All or nothing."""
     fields = {"username": username, "membership_id": membership_id, "user_groups": user_groups, "phone": phone}
     _raise_field_problems(organization, fields)
-    # Stored in NFKC (DECISIONS.md, Hostile input): full-width `1-erik` is `1-erik`, a duplicate of it.
+    # Stored in NFKC (../shared/DECISIONS.md "Hostile input"; docs/decisions.md §3.13 "Usernames: what is the
+    # same"): full-width `1-erik` is `1-erik`, a duplicate of it.
     username = normalize_username(username)
     _lock(organization)
     in_use = _duplicates(organization, username, member_number, ksak_member_number)

@@ -168,7 +168,8 @@ class _MobileBookings(MobileV5Api):
         return self.request.auth.member
 
     def get_queryset(self):
-        # The member sees bookings of the objects they see: own and shared, active (DECISIONS.md, rule 1).
+        # The member sees bookings of the objects they see: own and shared, active
+        # (../shared/DECISIONS.md "Booking rules", rule 1).
         return super().get_queryset().filter(object__active=True)
 
     @cached_property
@@ -206,7 +207,8 @@ class BookingList(_MobileBookings, ListEndpoint):
             description="Local date (the organization's zone): bookings that start before this day is over.",
         ),
     }
-    # DECISIONS.md / docs: the calendar's order (start, then id), queue bookings last.
+    # The calendar's order (start, then id), queue bookings last (docs/decisions.md §9.34 "GET /bookings and the
+    # booking reply").
     ordering = ("-is_primary", "start_at", "id")
     create_body = BookingBody
 

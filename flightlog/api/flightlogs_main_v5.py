@@ -2,7 +2,8 @@
 
 GET /flightlogs and /flightlogs/{id}: flights on the organization's own objects only (objects shared with it
 are not its flight log). GET /flight-types and GET /users/{id}/approved-flight-types: 409 10200 while the
-organization does not use the flight log; GET /flightlogs then answers an empty list (DECISIONS.md).
+organization does not use the flight log; GET /flightlogs then answers an empty list
+(../shared/DECISIONS.md "Readings of the contract"; docs/decisions.md §6.4 "Flight log off").
 
 When the object's organization hides the crew, pilot, instructor and scout are null, the crew filters never
 match the flight and `has_instructor` counts it as a flight without instructor.

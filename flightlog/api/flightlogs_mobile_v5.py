@@ -1,10 +1,10 @@
-"""Mobile API v5: the flight log (document 2, module `flightlogs`).
+"""Mobile API v5: the flight log (document 2, module `flightlogs`; docs/decisions.md §9.32 "GET /flightlogs").
 
 GET /flightlogs and /flightlogs/{id}: flights on the member's organization's objects and on objects shared
-with it (DECISIONS.md, "Shared objects"). While the organization does not use the flight log the list is
-empty and every item 404 (DECISIONS.md, "Readings"). The crew of a flight whose object's organization hides
-it is null, also on the member's own flights (document 2: "all null when crew_hidden"); `mine` still finds
-them, since they are the member's own.
+with it (../shared/DECISIONS.md "Shared objects"). While the organization does not use the flight log the list
+is empty and every item 404 (as ../shared/DECISIONS.md "Readings of the contract" reads it for Main). The crew
+of a flight whose object's organization hides it is null, also on the member's own flights (document 2: "all
+null when crew_hidden"); `mine` still finds them, since they are the member's own.
 """
 
 from django.db.models import F, Q

@@ -104,7 +104,8 @@ def _minutes_of_hours(hours: Decimal | None) -> int | None:
 
 
 def totals(block, airborne, tach_start, tach_end, hobbs_start, hobbs_end) -> dict:
-    """The flight's totals (shapes.md) from its block and airborne minutes (computed by the database, null
+    """The flight's totals (docs/decisions.md §6.6 "Totals") from its block and airborne minutes (computed by the
+    database, null
     when a time is missing) and its meter readings: a total is null when one of its two readings is missing."""
     tach = reading_difference(tach_start, tach_end)
     hobbs = reading_difference(hobbs_start, hobbs_end)

@@ -43,7 +43,8 @@ def _refused(problems: list[FieldProblem]) -> ServiceError:
 def redirect_uri_problem(text: str) -> str | None:
     """Why `text` cannot be a registered redirect address, or None when it can.
 
-    Addresses are compared as exact strings (DECISIONS.md, Mobile sign-in), so this only decides what may be
+    Addresses are compared as exact strings (../shared/DECISIONS.md "Mobile sign-in"; docs/decisions.md §9.3
+    "Redirect addresses"), so this only decides what may be
     registered: an https address with a host, or the app's own scheme in reverse-domain form
     (`se.example.flyclub:/oauth`); never a fragment, userinfo or whitespace, never plain http or a scheme such
     as javascript:, data: or file:.

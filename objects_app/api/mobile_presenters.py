@@ -2,7 +2,8 @@
 
 Its own fields (`model`, `has_thumbnail`) and the `disclaimer` block are the Mobile API's; the `status`,
 `active_remarks`, `time_summary` and `settings` blocks are the Main API v5's (objects_app.api.presenters), as
-DECISIONS.md says: one query each for a whole page, whatever its length.
+../shared/DECISIONS.md "Objects: contents left open" says: one query each for a whole page, whatever its length
+(docs/decisions.md §1.1 "Replies: presenters, not DRF serializers").
 """
 
 from apicore.presenters import BOOLEAN, INTEGER, REF, STRING, Block, Field, Presenter, nullable, obj, text_or_none

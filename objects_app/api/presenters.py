@@ -1,4 +1,5 @@
-"""The Object and Remark resources of the Main API v5 (shapes: /work/notes/shapes.md).
+"""The Object and Remark resources of the Main API v5 (shapes: ../shared/DECISIONS.md "Objects: contents left
+open"; docs/decisions.md §4 "Objects").
 
 Every block costs at most one query for the whole page: columns of the page's query (settings, time summary),
 a sub-select column (the highest open remark category), or one Related query (maintenance items, active

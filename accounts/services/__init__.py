@@ -142,6 +142,26 @@ EXPIRY_TYPE_SETTINGS = (
 )
 
 
+# --- organizations ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def organization_delete(*, organization: Organization) -> None:
+    """Delete an organization with everything that is its own (members, objects and their bookings, its
+    webhooks ...). The organizations its objects are shared with hear of the bookings that go with them
+    (booking.delete of each booking not ended, recorded before anything goes, while the shares still name them);
+    the organization's own webhooks go with it. 404 10100 when it is gone already."""
+    from apicore import clock
+    from bookings.models import Booking
+    from bookings.services import bookings_going_record
+
+    current = Organization.objects.select_for_update().filter(pk=organization.pk).first()
+    if current is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, "No such organization.")
+    bookings_going_record(Booking.objects.filter(object__organization=current, end_at__gt=clock.now()))
+    current.delete()
+
+
 def _duplicate_name(field: str = "name") -> ServiceError:
     return ServiceError(
         ErrorCode.DUPLICATE,

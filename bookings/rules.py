@@ -191,15 +191,22 @@ def _field_refusal(problem: str) -> ServiceError:
 
 
 def check_times(
-    booking_object, start_at: dt.datetime, end_at: dt.datetime, *, now: dt.datetime, checks: Checks | None = None
+    booking_object,
+    start_at: dt.datetime,
+    end_at: dt.datetime,
+    *,
+    now: dt.datetime,
+    checks: Checks | None = None,
+    new_start: bool = True,
 ) -> tuple:
-    """Rule 2; the times in whole minutes."""
+    """Rule 2; the times in whole minutes. Without `new_start` (a change that keeps the start and the object)
+    the start is not checked against now."""
     checks = checks or Checks()
     start_at, end_at = services.whole_minute(start_at), services.whole_minute(end_at)
     if start_at >= end_at:
         raise refused(_("The booking must end after it starts."))
     # In whole minutes as the booking: at 12:00:59 a booking may start at 11:55.
-    if start_at < services.whole_minute(now) - START_GRACE:
+    if new_start and start_at < services.whole_minute(now) - START_GRACE:
         checks.failed(
             Override.PAST, refused(_("A booking cannot start in the past.")), _("The booking starts in the past.")
         )
@@ -466,7 +473,8 @@ def booking_add(
 def booking_change(*, booking: Booking, override: frozenset = frozenset(), **changes) -> Outcome:
     """Change a booking (the fields of bookings.services.CHANGEABLE) by the rules of booking_add, under the row
     locks of its object and of the object it moves to. Only what the change touches is checked again: the
-    times (rule 2) when the times or the object change, the balance when the booker or the object changes, the
+    times (rule 2) when the times or the object change (the start against now only when the start or the
+    object changes: a booking going on may be made longer), the balance when the booker or the object changes, the
     expiry dates when the booker, the object or the end changes, the overlap when a primary booking's time or
     object changes or a booking is made primary. A primary booking moved into the queue is a new booking
     (bookings.services.booking_update); time a primary booking leaves goes to the queue
@@ -492,7 +500,8 @@ def booking_change(*, booking: Booking, override: frozenset = frozenset(), **cha
             organization=target.organization, booking_object=target, value=values["expected_airborne"], checks=checks
         )
     if moved:
-        check_times(target, values["start_at"], values["end_at"], now=clock.now(), checks=checks)
+        new_start = bool(changed & {"object", "start_at"})
+        check_times(target, values["start_at"], values["end_at"], now=clock.now(), checks=checks, new_start=new_start)
     messages = _booker_checks(
         values["user"],
         target,

@@ -1,8 +1,10 @@
 """Writes on bookings: create, change and delete, one transaction each.
 
-Every write of a booking goes through these functions (the organization website today; the Mobile API and the
-member website's booking rules later), so that the webhooks of document 3 are recorded here, in the same
-transaction as the change (DECISIONS.md, Webhooks: outbox): booking.create, booking.update and booking.delete.
+Every write of a booking goes through these functions (called by the booking rules, bookings.rules, for the
+Mobile API, the member website and the organization website), so that the webhooks of document 3 are recorded
+here, in the same transaction as the change (DECISIONS.md, Webhooks: outbox): booking.create, booking.update
+and booking.delete. What every booking must be (booking_check) is here; whether a member or an administrator
+may make it (overlap, times, balance, expiry dates, the expected airborne time) is the rules'.
 """
 
 import datetime as dt

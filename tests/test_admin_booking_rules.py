@@ -268,6 +268,17 @@ def test_a_change_that_touches_no_rule_says_nothing_of_the_rules(client, frozen_
     assert past.comment == "Flown"
 
 
+def test_a_booking_going_on_is_made_longer_without_a_notice_of_its_start(client, frozen_time, plane, anna):
+    going_on = book(plane, at(2026, 11, 25, 11, 0), at(2026, 11, 25, 13, 0), user=anna)  # 12:00-14:00 local
+
+    response = client.post(f"{BOOKINGS}/{going_on.pk}/change/", change_form(client, going_on, end_at_1="15:00"))
+
+    shown = messages_after(client, response)
+    going_on.refresh_from_db()
+    assert going_on.end_at == at(2026, 11, 25, 14, 0)
+    assert not [text for text in shown if text.startswith(OVERRIDDEN)]
+
+
 def test_overriding_is_an_explicit_argument_of_the_rules_not_a_skip(org, frozen_time, plane, anna):
     past = {"object": plane, "user": anna, "start_at": at(2026, 11, 25, 8, 0), "end_at": at(2026, 11, 25, 9, 0)}
 

@@ -25,6 +25,7 @@ from accounts.services import (
     expiry_date_type_delete,
     expiry_date_type_update,
     member_set_roles,
+    organization_delete,
     user_create,
     user_delete,
     user_expiry_date_delete,
@@ -91,13 +92,7 @@ class OrganizationAdmin(OrganizationScopedAdmin):
 
     def delete_model(self, request, obj):
         # The clubs its objects are shared with hear of the bookings that go with them (webhooks).
-        from apicore import clock
-        from bookings.models import Booking
-        from bookings.services import bookings_going_record
-
-        with transaction.atomic():
-            bookings_going_record(Booking.objects.filter(object__organization=obj, end_at__gt=clock.now()))
-            super().delete_model(request, obj)
+        organization_delete(organization=obj)
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
@@ -129,13 +124,96 @@ class RefusedInSelection(Exception):
 class ServiceSavedAdmin(OrganizationScopedAdmin):
     """A model admin whose saves and deletes go through services.
 
-    Saving: save_model and save_related call the services through `call_service`. When one refuses, everything
-    the page did is undone (the admin's transaction) and the same POST is validated once more with the refusal
-    put on its forms (admin_forms.RefusalErrors): the page comes back with the errors and nothing is saved.
+    Saving: each page declares the services that write its model: `create_service` is called with
+    `create_arguments()`, `update_service` (or `update_service_for()`) with `update_arguments()`. A service
+    returns the row as stored (a new row when it replaced the old one, as a booking moved into the queue), or an
+    outcome that `saved_row()` turns into the row. `after_service_save()` does what else the page saves (with more
+    service calls). Inline rows go through `save_formset` (many-to-many fields are the services' arguments). A
+    page that declares no service for an action saves it as Django does.
+    When a service refuses, everything the page did is undone (the admin's transaction) and the same POST is
+    validated once more with the refusal put on its forms (admin_forms.RefusalErrors): the page comes back with
+    the errors and nothing is saved. Notices (`notify()`: a rule an administrator overrode, a warning) are shown
+    on the next page only once the save has succeeded.
     Deleting: a refusal is an error message and nothing is deleted, for one object or a selection.
     """
 
     save_as = False
+    create_service = None
+    update_service = None
+
+    # --- saving through the services --------------------------------------------------------------------------
+
+    @property
+    def saves_through_services(self) -> bool:
+        return type(self).create_service is not None or type(self).update_service is not None
+
+    def create_arguments(self, request, form, obj) -> dict:
+        """create_service's keyword arguments."""
+        return form.create_arguments()
+
+    def update_arguments(self, request, form, stored) -> dict:
+        """update_service's keyword arguments; `stored` is the row as it is in the database."""
+        return form.update_arguments(stored)
+
+    def update_service_for(self, request, form):
+        """The service that saves this change (None: the page changes nothing by saving)."""
+        return type(self).update_service
+
+    def saved_row(self, request, result):
+        """The row a service's result names."""
+        return result
+
+    def after_service_save(self, request, obj, form, change) -> None:
+        """What the page saves besides the service's row (`obj` is the saved row's page object)."""
+
+    def notify(self, request, text, level=messages.WARNING) -> None:
+        """A notice for the page that follows a successful save."""
+        request.admin_notices.append((level, text))
+
+    def save_model(self, request, obj, form, change):
+        request.admin_notices = []
+        if not self.saves_through_services:
+            return super().save_model(request, obj, form, change)
+        if change:
+            service = self.update_service_for(request, form)
+            if service is None:
+                return None  # nothing on the page is changed by saving it
+            stored = self.model._default_manager.get(pk=obj.pk)
+            result = self.call_service(service, form=form, **self.update_arguments(request, form, stored))
+        else:
+            result = self.call_service(
+                type(self).create_service, form=form, **self.create_arguments(request, form, obj)
+            )
+        saved = self.saved_row(request, result)
+        # A change may have made a new row (document 3: a booking moved into the queue is a new booking): the
+        # page's object, its history entry and the page that follows are the new row's.
+        request.admin_row_replaced = change and saved.pk != obj.pk
+        obj.pk = saved.pk
+        obj._state.adding = False
+        self.after_service_save(request, obj, form, change)
+        obj.refresh_from_db()
+        return None
+
+    def save_related(self, request, form, formsets, change):
+        if not self.saves_through_services:
+            return super().save_related(request, form, formsets, change)
+        for formset in formsets:  # the many-to-many fields were the services' arguments
+            self.save_formset(request, form, formset, change=change)
+        return None
+
+    def _show_notices(self, request) -> None:
+        for level, text in getattr(request, "admin_notices", []):
+            self.message_user(request, text, level)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        response = super().response_add(request, obj, post_url_continue)
+        self._show_notices(request)
+        return response
+
+    def response_change(self, request, obj):
+        response = super().response_change(request, obj)
+        self._show_notices(request)
+        return response
 
     def call_service(self, service, /, *, form, row=None, **kwargs):
         """service(**kwargs); a ServiceError becomes Refused, with errors on `row` (an inline form) or `form`."""
@@ -420,24 +498,25 @@ class MemberAdmin(ServiceSavedAdmin):
 
     # --- saving ----------------------------------------------------------------------------------------------
 
-    def save_model(self, request, obj, form, change):
+    create_service = user_create
+    update_service = user_update
+
+    def create_arguments(self, request, form, obj) -> dict:
+        return {"organization": obj.organization, **form.create_arguments()}
+
+    def update_arguments(self, request, form, stored) -> dict:
+        # The service sees the stored member (not the form's copy) and decides.
+        return {"member": stored, **form.update_changes()}
+
+    def after_service_save(self, request, obj, form, change):
         if change:
-            # The service sees the stored member (not the form's copy) and decides; then the plain columns.
-            member = Member.objects.select_related("user", "organization").get(pk=obj.pk)
-            self.call_service(user_update, form=form, member=member, **form.update_changes())
-            obj.save(update_fields=MEMBER_PLAIN_COLUMNS)
+            obj.save(update_fields=MEMBER_PLAIN_COLUMNS)  # the member record's columns without a rule
             return
-        member = self.call_service(user_create, form=form, organization=obj.organization, **form.create_arguments())
         changes = form.after_create_changes()
         if changes:
+            member = Member.objects.select_related("user", "organization").get(pk=obj.pk)
             self.call_service(user_update, form=form, member=member, **changes)
-        # The page's object becomes the new member (its inlines and the log refer to it).
-        obj.pk = member.pk
-        obj.user = member.user
-        obj.member_number = member.member_number
-        obj._state.adding = False
         obj.save(update_fields=["locked", "annual_fee"])
-        obj.refresh_from_db()
 
     def save_related(self, request, form, formsets, change):
         form.save_m2m()
@@ -548,23 +627,18 @@ class ExpiryDateTypeAdmin(ServiceSavedAdmin):
     def get_readonly_fields(self, request, obj=None):
         return ["organization", "name"] if obj is not None else []  # the name cannot be changed
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            self.call_service(expiry_date_type_update, form=form, expiry_type=obj, **form.settings(only_changed=True))
-            return
-        created = self.call_service(
-            expiry_date_type_create,
-            form=form,
-            organization=obj.organization,
-            name=form.cleaned_data["name"],
-            **form.settings(only_changed=False),
-        )
-        obj.pk = created.pk
-        obj._state.adding = False
-        obj.refresh_from_db()
+    create_service = expiry_date_type_create
+    update_service = expiry_date_type_update
 
-    def save_related(self, request, form, formsets, change):
-        pass  # no many-to-many fields, no inlines
+    def create_arguments(self, request, form, obj) -> dict:
+        return {
+            "organization": obj.organization,
+            "name": form.cleaned_data["name"],
+            **form.settings(only_changed=False),
+        }
+
+    def update_arguments(self, request, form, stored) -> dict:
+        return {"expiry_type": stored, **form.settings(only_changed=True)}
 
     def delete_view(self, request, object_id, extra_context=None):
         expiry_type = self.get_object(request, unquote(object_id))

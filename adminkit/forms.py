@@ -112,7 +112,9 @@ class RefusalErrors:
         """The refusal as errors of this form: the problems on their fields, the detail above the form."""
         errors = []
         for problem in error.errors:
-            errors += [(field, problem.message) for field in self.fields_of_problem(problem.field) or [None]]
-        if with_detail or not errors:
-            errors.insert(0, (None, error.detail or str(error)))
+            fields = self.fields_of_problem(problem.field) if problem.field else []
+            errors += [(field, problem.message) for field in fields or [None]]
+        detail = (None, error.detail or str(error))
+        if (with_detail or not errors) and detail not in errors:  # a rule's text is its detail and its problem
+            errors.insert(0, detail)
         return errors

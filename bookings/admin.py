@@ -2,8 +2,12 @@
 
 Scoped by the object's organization (another organization's bookings are neither listed nor reachable by
 address); bookings of objects that others share with the organization are those organizations' to manage.
-Saved and deleted through bookings.services, so that every write of a booking goes one way and is told to the
-organization's webhooks.
+Added, changed and deleted by the booking rules (bookings.rules.booking_add, booking_change, booking_remove),
+under the object's row lock: two primary bookings of one object never overlap (the later one is queued where
+the object allows a queue, else the form is refused). What an administrator may override (a start in the
+past, the length, the booker's balance and expiry dates, the expected airborne time) is overridden on purpose
+(rules.ADMINISTRATOR) and said in a notice on the page that follows. Every write goes through
+bookings.services, so it is told to the organization's webhooks.
 People are shown by name; times are the organization's local times (the site activates its zone).
 """
 
@@ -23,8 +27,8 @@ from accounts.admin import ServiceSavedAdmin
 from accounts.models import User
 from adminkit.forms import RefusalErrors
 
+from . import rules
 from .models import Booking
-from .services import booking_create, booking_delete, booking_update
 
 EDITABLE = ["object", "user", "student", "start_at", "end_at", "type", "is_primary", "expected_airborne", "comment"]
 
@@ -55,10 +59,11 @@ class BookingForm(RefusalErrors, forms.ModelForm):
         return cleaned_data
 
     def changes(self) -> dict:
-        """The changed fields, as booking_update takes them."""
+        """The changed fields, as booking_change takes them."""
         return {name: self.cleaned_data[name] for name in self.changed_data if name in EDITABLE}
 
     def create_arguments(self) -> dict:
+        """booking_add's keyword arguments (without who makes it and what is overridden)."""
         return {name: self.cleaned_data[name] for name in EDITABLE}
 
 
@@ -127,28 +132,27 @@ class BookingAdmin(ServiceSavedAdmin):
             field.queryset = User.objects.filter(people).distinct().order_by(Lower("name"), "username", "id")
         return form
 
-    # --- saving through the services ---------------------------------------------------------------------
+    # --- saving by the booking rules ---------------------------------------------------------------------
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            stored = Booking.objects.get(pk=obj.pk)
-            updated = self.call_service(booking_update, form=form, booking=stored, **form.changes())
-            if updated.pk != stored.pk:
-                # A move into the queue makes a new booking (bookings.services): the history entry and the
-                # page that follows are the new booking's.
-                obj.pk = updated.pk
-                request.booking_moved = True
-            return
-        created = self.call_service(booking_create, form=form, created_by=request.user, **form.create_arguments())
-        obj.pk = created.pk
-        obj._state.adding = False
-        obj.refresh_from_db()
+    create_service = rules.booking_add
+    update_service = rules.booking_change
 
-    def save_related(self, request, form, formsets, change):
-        pass  # no many-to-many fields, no inlines
+    def create_arguments(self, request, form, obj) -> dict:
+        return {**form.create_arguments(), "created_by": request.user, "override": rules.ADMINISTRATOR}
+
+    def update_arguments(self, request, form, stored) -> dict:
+        return {"booking": stored, "override": rules.ADMINISTRATOR, **form.changes()}
+
+    def saved_row(self, request, result):
+        """The booking made or changed; what the rules say (queued, a warning, what was overridden) is a notice."""
+        for message in result.messages:
+            self.notify(request, message.text, messages.INFO)
+        for text in result.overridden:
+            self.notify(request, text, messages.WARNING)
+        return result.booking
 
     def response_change(self, request, obj):
-        if not getattr(request, "booking_moved", False):
+        if not getattr(request, "admin_row_replaced", False):
             return super().response_change(request, obj)
         # Django's answer would name the page's address, which is the old booking's and gone now.
         url = reverse("admin:bookings_booking_change", args=[obj.pk])
@@ -161,6 +165,7 @@ class BookingAdmin(ServiceSavedAdmin):
             messages.SUCCESS,
         )
         preserved = {"preserved_filters": self.get_preserved_filters(request), "opts": self.opts}
+        self._show_notices(request)
         if "_continue" in request.POST:
             return HttpResponseRedirect(add_preserved_filters(preserved, url))
         if "_addanother" in request.POST:
@@ -168,4 +173,4 @@ class BookingAdmin(ServiceSavedAdmin):
         return self.response_post_save_change(request, obj)
 
     def delete_model(self, request, obj):
-        booking_delete(booking=obj)
+        rules.booking_remove(booking=obj)

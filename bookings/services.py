@@ -1,9 +1,11 @@
 """Writes on bookings: create, change and delete, one transaction each.
 
-Every write of a booking goes through these functions (the organization website today; the Mobile API and the
-member website's booking rules later), so that the webhooks of document 3 are recorded here, in the same
-transaction as the change (../shared/DECISIONS.md "Webhooks": outbox; docs/decisions.md §10.15 "Where events are
-recorded"): booking.create, booking.update and booking.delete.
+Every write of a booking goes through these functions (called by the booking rules, bookings.rules, for the
+Mobile API, the member website and the organization website), so that the webhooks of document 3 are recorded
+here, in the same transaction as the change (../shared/DECISIONS.md "Webhooks": outbox; docs/decisions.md §10.15
+"Where events are recorded"): booking.create, booking.update and booking.delete. What every booking must be
+(booking_check) is here; whether a member or an administrator may make it (overlap, times, balance, expiry
+dates, the expected airborne time) is the rules'.
 """
 
 import datetime as dt
@@ -23,6 +25,11 @@ from objects_app.models import BookableObject, ObjectShare
 from .models import Booking
 
 INVALID = ErrorCode.INVALID_FIELD.code
+# The expected airborne time of a booking: 0 to 999.99 hours with at most two decimals (the column holds five
+# digits, two of them decimals). The one definition of the range; whether a booking may or must carry the time
+# is a booking rule (bookings.rules.expected_airborne_check).
+EXPECTED_AIRBORNE_LARGEST = Decimal("999.99")
+EXPECTED_AIRBORNE_RANGE = "expected_airborne must be 0 to 999.99 hours, with at most two decimals."
 # The fields a change may set (booking_update); the object and the times are checked together.
 CHANGEABLE = ("object", "user", "student", "start_at", "end_at", "type", "is_primary", "expected_airborne", "comment")
 # A change of one of these is a booking.update (document 3: time, aircraft, person it is for, queue place); a
@@ -34,6 +41,13 @@ def whole_minute(value: dt.datetime) -> dt.datetime:
     """Bookings are kept in whole minutes (../shared/DECISIONS.md "Booking rules": seconds are dropped; for every
     caller: docs/decisions.md §5.4 "Start, end and length")."""
     return value.replace(second=0, microsecond=0)
+
+
+def expected_airborne_in_range(value: Decimal | None) -> bool:
+    """True when `value` is empty or an expected airborne time the booking can keep."""
+    if value is None:
+        return True
+    return not (value < 0 or value > EXPECTED_AIRBORNE_LARGEST or value != value.quantize(Decimal("0.01")))
 
 
 def _refused(problems: list[FieldProblem]) -> ServiceError:
@@ -51,7 +65,10 @@ def may_book(user, booking_object: BookableObject) -> bool:
     )
 
 
-def _check(values: dict) -> None:
+def booking_check(values: dict) -> None:
+    """What every booking must be, whoever makes it: 400 10006 naming each field that is wrong (the end not
+    after the start, a booker or student who may not book the object, the expected airborne time's range).
+    `values` are a booking's fields by name (object, user, student, start_at, end_at, expected_airborne)."""
     problems = []
     start_at, end_at = values["start_at"], values["end_at"]
     if start_at >= end_at:
@@ -63,9 +80,8 @@ def _check(values: dict) -> None:
             problems.append(
                 FieldProblem(name, INVALID, f"{name} is not a member of an organization that books this object.")
             )
-    expected = values.get("expected_airborne")
-    if expected is not None and not (Decimal(0) <= expected < Decimal(1000)):
-        problems.append(FieldProblem("expected_airborne", INVALID, "expected_airborne must be 0 to 999.99 hours."))
+    if not expected_airborne_in_range(values.get("expected_airborne")):
+        problems.append(FieldProblem("expected_airborne", INVALID, EXPECTED_AIRBORNE_RANGE))
     if problems:
         raise _refused(problems)
 
@@ -99,7 +115,7 @@ def booking_create(
         "expected_airborne": expected_airborne,
         "comment": comment or "",
     }
-    _check(values)
+    booking_check(values)
     booking = Booking.objects.create(**values, created_at=clock.now(), created_by=created_by)
     object_event_record(event_type="booking.create", object=object, entity_id=booking.pk)
     return booking
@@ -123,7 +139,7 @@ def booking_update(*, booking: Booking, **changes) -> Booking:
         values[name] = whole_minute(values[name])
     values["comment"] = values["comment"] or ""
     values["type"] = values["type"] or "PRIV"
-    _check(values)
+    booking_check(values)
     changed = [name for name in CHANGEABLE if values[name] != getattr(current, name)]
     if not changed:
         return current
@@ -196,14 +212,19 @@ def booking_book(*, seats_left: int | None = None, **values) -> Booking:
     return booking
 
 
-def queue_move_up(booking_object: BookableObject, start_at: dt.datetime, end_at: dt.datetime) -> list[Booking]:
+def queue_move_up(
+    booking_object: BookableObject, start_at: dt.datetime, end_at: dt.datetime, *, leave_out: int | None = None
+) -> list[Booking]:
     """After time from `start_at` to `end_at` became free on the object: each queue booking in that time, in
     queue order (the earliest made first), becomes primary when no primary booking overlaps it any more
-    (booking.update recorded). The caller holds the object's lock."""
+    (booking.update recorded). `leave_out` stays where it is (a booking just put into the queue on purpose).
+    The caller holds the object's lock."""
     moved = []
     queued = Booking.objects.filter(
         object=booking_object, is_primary=False, start_at__lt=end_at, end_at__gt=start_at
     ).order_by("created_at", "id")
+    if leave_out is not None:
+        queued = queued.exclude(pk=leave_out)
     for waiting in queued:
         taken = Booking.objects.filter(
             object=booking_object, is_primary=True, start_at__lt=waiting.end_at, end_at__gt=waiting.start_at

@@ -154,14 +154,8 @@ class TransactionAdmin(ServiceSavedAdmin):
 
     # --- saving ---------------------------------------------------------------------------------------------
 
-    def save_model(self, request, obj, form, change):
-        organization = form.cleaned_data.get("organization") or obj.organization
-        created = self.call_service(
-            transaction_create, form=form, organization=organization, by=request.user, **form.service_arguments()
-        )
-        obj.pk = created.pk
-        obj._state.adding = False
-        obj.refresh_from_db()
+    create_service = transaction_create  # the account rows are the service's
 
-    def save_related(self, request, form, formsets, change):
-        pass  # the rows are the service's
+    def create_arguments(self, request, form, obj) -> dict:
+        organization = form.cleaned_data.get("organization") or obj.organization
+        return {"organization": organization, "by": request.user, **form.service_arguments()}

@@ -30,11 +30,20 @@ from adminkit.forms import RefusalErrors
 from adminkit.site import OrganizationScopedAdmin
 from apicore import clock
 from apicore.errors import ServiceError
-from objects_app.models import BookableObject, ObjectShare, Remark
+from objects_app.models import BookableObject, Remark
 
 from .clock_times import ClockTimeError, LocalFlightTimes, local_clock_times, utc_times
 from .models import Airport, FlightApproval, FlightLogEntry, FlightType
-from .services import CREW, FLIGHT_FIELDS, flight_create, flight_delete, flight_endorse, flight_update
+from .services import (
+    CREW,
+    FLIGHT_FIELDS,
+    flight_approval_create,
+    flight_approval_update,
+    flight_create,
+    flight_delete,
+    flight_endorse,
+    flight_update,
+)
 
 # The entry form's clock time fields and the columns they become.
 CLOCK_FIELDS = {"blockoff": "blockoff_at", "takeoff": "takeoff_at", "landing": "landing_at", "blockon": "blockon_at"}
@@ -278,21 +287,19 @@ class FlightLogEntryAdmin(ServiceSavedAdmin):
 
     # --- saving through the services ---------------------------------------------------------------------
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            stored = FlightLogEntry.objects.get(pk=obj.pk)
-            self.call_service(flight_update, form=form, flight=stored, **form.service_arguments())
-            if ENDORSE in request.POST:
-                self.call_service(flight_endorse, form=form, flight=stored, by=request.user)
-                request.flight_endorsed = True
-            return
-        created = self.call_service(flight_create, form=form, **form.service_arguments())
-        obj.pk = created.pk
-        obj._state.adding = False
-        obj.refresh_from_db()
+    create_service = flight_create
+    update_service = flight_update
 
-    def save_related(self, request, form, formsets, change):
-        pass  # no many-to-many fields, no inlines
+    def create_arguments(self, request, form, obj) -> dict:
+        return form.service_arguments()
+
+    def update_arguments(self, request, form, stored) -> dict:
+        return {"flight": stored, **form.service_arguments()}
+
+    def after_service_save(self, request, obj, form, change):
+        if change and ENDORSE in request.POST:
+            self.call_service(flight_endorse, form=form, flight=obj, by=request.user)
+            request.flight_endorsed = True
 
     def response_change(self, request, obj):
         if not getattr(request, "flight_endorsed", False):
@@ -334,32 +341,27 @@ class FlightTypeAdmin(OrganizationScopedAdmin):
     ordering = [Lower("name"), "id"]
 
 
-class FlightApprovalForm(forms.ModelForm):
+class FlightApprovalForm(RefusalErrors, forms.ModelForm):
+    """Reads an approval; FlightApprovalAdmin saves it through flight_approval_create and _update, which check
+    that the member's organization owns or shares the object and the flight types are the object's owner's."""
+
     class Meta:
         model = FlightApproval
         fields = ["member", "object", "flight_types"]
         field_classes = {"member": MemberChoiceField}
 
-    def clean(self):
-        cleaned_data = super().clean()
-        member, obj = cleaned_data.get("member"), cleaned_data.get("object")
-        types = cleaned_data.get("flight_types") or []
-        if member is not None and obj is not None:
-            shared = ObjectShare.objects.filter(object=obj, organization_id=member.organization_id).exists()
-            if obj.organization_id != member.organization_id and not shared:
-                self.add_error("object", gettext("The member's organization neither owns nor shares this object."))
-            wrong = [str(flight_type) for flight_type in types if flight_type.organization_id != obj.organization_id]
-            if wrong:
-                self.add_error(
-                    "flight_types",
-                    gettext("Not flight types of the object's organization: %(names)s") % {"names": ", ".join(wrong)},
-                )
-        return cleaned_data
+    def values(self, *, only_changed: bool) -> dict:
+        return {
+            name: self.cleaned_data[name]
+            for name in self.Meta.fields
+            if name in self.cleaned_data and (not only_changed or name in self.changed_data)
+        }
 
 
 @admin.register(FlightApproval)
-class FlightApprovalAdmin(OrganizationScopedAdmin):
-    """Which members may log flights on which of the organization's objects, of which flight types."""
+class FlightApprovalAdmin(ServiceSavedAdmin):
+    """Which members may log flights on which of the organization's objects, of which flight types; saved
+    through flight_approval_create and flight_approval_update."""
 
     form = FlightApprovalForm
     organization_field = "member__organization"
@@ -379,6 +381,15 @@ class FlightApprovalAdmin(OrganizationScopedAdmin):
     def flight_type_names(self, approval):
         names = sorted((flight_type.name for flight_type in approval.flight_types.all()), key=str.lower)
         return ", ".join(names) or None
+
+    create_service = flight_approval_create
+    update_service = flight_approval_update
+
+    def create_arguments(self, request, form, obj) -> dict:
+        return form.values(only_changed=False)
+
+    def update_arguments(self, request, form, stored) -> dict:
+        return {"approval": stored, **form.values(only_changed=True)}
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("flight_types")

@@ -18,6 +18,7 @@ import datetime as dt
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from apicore import clock
 from apicore.errors import ErrorCode, FieldProblem, ServiceError
@@ -26,7 +27,7 @@ from objects_app.models import BookableObject, ObjectShare
 from objects_app.time_summary import object_totals_move
 
 from .clock_times import ORDER
-from .models import FlightLogEntry
+from .models import FlightApproval, FlightLogEntry
 from .totals import negated, time_summary_of
 
 # The fields a flight is logged with (besides its object), as FlightLogEntry names them.
@@ -143,6 +144,81 @@ def _refuse_endorsed(flight: FlightLogEntry, message: str) -> None:
 def _values(flight: FlightLogEntry) -> dict:
     """The flight's stored columns (foreign keys as ids), to tell whether a change changed anything."""
     return {field.attname: getattr(flight, field.attname) for field in flight._meta.concrete_fields}
+
+
+# --- flight approvals ---------------------------------------------------------------------------------------
+
+
+def _approval_problems(approval: FlightApproval | None, member, obj, flight_types) -> list[FieldProblem]:
+    problems = []
+    owners = {obj.organization_id, *ObjectShare.objects.filter(object=obj).values_list("organization_id", flat=True)}
+    if member.organization_id not in owners:
+        problems.append(
+            FieldProblem("object", INVALID, gettext("The member's organization neither owns nor shares this object."))
+        )
+    else:
+        twins = FlightApproval.objects.filter(member=member, object=obj)
+        if approval is not None:
+            twins = twins.exclude(pk=approval.pk)
+        if twins.exists():
+            message = gettext("The member is already approved on this object.")
+            problems.append(FieldProblem("object", ErrorCode.DUPLICATE.code, message))
+    wrong = [str(flight_type) for flight_type in flight_types if flight_type.organization_id != obj.organization_id]
+    if wrong:
+        problems.append(
+            FieldProblem(
+                "flight_types",
+                INVALID,
+                gettext("Not flight types of the object's organization: %(names)s") % {"names": ", ".join(wrong)},
+            )
+        )
+    return problems
+
+
+def _approval_check(approval: FlightApproval | None, member, obj, flight_types) -> None:
+    problems = _approval_problems(approval, member, obj, flight_types)
+    if problems:
+        error = (
+            ErrorCode.DUPLICATE
+            if all(p.code == ErrorCode.DUPLICATE.code for p in problems)
+            else ErrorCode.INVALID_FIELD
+        )
+        raise ServiceError(error, "Check the flight approval.", errors=problems)
+
+
+@transaction.atomic
+def flight_approval_create(*, member, object: BookableObject, flight_types=()) -> FlightApproval:
+    """Approve a member to log flights on an object of their organization or shared with it, of these flight
+    types of the object's organization (none: flights without a type). Once per member and object."""
+    flight_types = list(flight_types)
+    _approval_check(None, member, object, flight_types)
+    approval = FlightApproval.objects.create(member=member, object=object)
+    approval.flight_types.set(flight_types)
+    return approval
+
+
+@transaction.atomic
+def flight_approval_update(*, approval: FlightApproval, **changes) -> FlightApproval:
+    """Change an approval's member, object or flight types (a list replaces the list), checked as
+    flight_approval_create checks a new one."""
+    unknown = sorted(set(changes) - {"member", "object", "flight_types"})
+    if unknown:
+        raise TypeError(f"not fields of a flight approval: {', '.join(unknown)}")
+    current = FlightApproval.objects.select_for_update(of=("self",)).filter(pk=approval.pk).first()
+    if current is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, "No such flight approval.")
+    member = changes.get("member", current.member)
+    obj = changes.get("object", current.object)
+    flight_types = list(changes["flight_types"]) if "flight_types" in changes else list(current.flight_types.all())
+    _approval_check(current, member, obj, flight_types)
+    columns = [name for name in ("member", "object") if name in changes]
+    for name in columns:
+        setattr(current, name, changes[name])
+    if columns:
+        current.save(update_fields=columns)
+    if "flight_types" in changes:
+        current.flight_types.set(flight_types)
+    return current
 
 
 # --- checks ---------------------------------------------------------------------------------------------

@@ -29,7 +29,6 @@ from apicore.errors import ServiceError
 from . import selectors, services
 from .models import BookableObject, MaintenanceItem, ObjectShare, Remark, RemarkState, StatusLevel
 from .status import Limits, object_status
-from .time_summary import object_totals_move
 
 TOTALS = ["airborne_minutes", "block_minutes", "tach_hours", "landings"]
 
@@ -37,18 +36,13 @@ TOTALS = ["airborne_minutes", "block_minutes", "tach_hours", "landings"]
 # --- objects -------------------------------------------------------------------------------------------------
 
 
-class ObjectShareForm(forms.ModelForm):
+class ObjectShareForm(RefusalErrors, forms.ModelForm):
+    """One organization the object is shared with; saved through objects_app.services.object_share and
+    object_unshare (BookableObjectAdmin.save_formset), which refuse the object's own organization."""
+
     class Meta:
         model = ObjectShare
         fields = ["organization"]
-
-    def clean(self):
-        cleaned_data = super().clean()
-        organization = cleaned_data.get("organization")
-        owner_id = getattr(self, "owner_id", None)
-        if organization is not None and owner_id is not None and organization.pk == owner_id:
-            self.add_error("organization", gettext("An object cannot be shared with its own organization."))
-        return cleaned_data
 
 
 class ObjectShareInline(_ParentPermissionInline):
@@ -68,7 +62,7 @@ class ObjectShareInline(_ParentPermissionInline):
         if owner is not None:
             others = others.exclude(pk=owner.pk)
         formset.form.base_fields["organization"].queryset = others
-        formset.form.owner_id = owner.pk if owner is not None else None
+        formset.form.refusal = getattr(request, "admin_refusal", None)
         return formset
 
 
@@ -104,9 +98,10 @@ class MaintenanceItemInline(_ParentPermissionInline):
     extra = 1
 
 
-class BookableObjectForm(forms.ModelForm):
+class BookableObjectForm(RefusalErrors, forms.ModelForm):
     """The totals carry the values the page was opened with (hidden initial inputs), so that saving applies
-    the administrator's difference to the stored totals, not the page's old values over them."""
+    the administrator's difference to the stored totals, not the page's old values over them
+    (objects_app.services.object_update's `seen_totals`)."""
 
     class Meta:
         model = BookableObject
@@ -135,9 +130,9 @@ class BookableObjectForm(forms.ModelForm):
             if name in self.fields:
                 self.fields[name].show_hidden_initial = True
 
-    def total_differences(self) -> dict:
-        """{total: new value minus the value the page showed} for each changed total."""
-        differences = {}
+    def seen_totals(self) -> dict:
+        """{total: the value the page showed} for each changed total."""
+        seen = {}
         for name in TOTALS:
             if name not in self.changed_data:
                 continue
@@ -147,8 +142,15 @@ class BookableObjectForm(forms.ModelForm):
             if raw not in (None, ""):
                 with contextlib.suppress(ValidationError):
                     shown = field.to_python(raw)
-            differences[name] = self.cleaned_data[name] - (shown or 0)
-        return differences
+            seen[name] = shown or 0
+        return seen
+
+    def object_values(self, *, only_changed: bool) -> dict:
+        """The object's fields and totals as the services take them (files as the form set them on its object)."""
+        names = [name for name in ("organization", *services.OBJECT_FIELDS, *TOTALS) if name in self.fields]
+        if only_changed:
+            names = [name for name in names if name in self.changed_data]
+        return {name: getattr(self.instance, name) for name in names}
 
 
 def status_text(status: dict) -> str:
@@ -230,18 +232,45 @@ class BookableObjectAdmin(ServiceSavedAdmin):
         )
         return status_text(status)
 
-    def save_model(self, request, obj, form, change):
-        if not change:
-            super().save_model(request, obj, form, change)
-            return
+    # --- saving through the services ---------------------------------------------------------------------
+
+    create_service = services.object_create
+    update_service = services.object_update
+
+    def create_arguments(self, request, form, obj) -> dict:
+        values = form.object_values(only_changed=False)
+        return {"organization": values.pop("organization", None) or obj.organization, **values}
+
+    def update_arguments(self, request, form, stored) -> dict:
         # The totals move by the administrator's difference, atomically: a flight logged since the page was
         # opened stays counted.
-        differences = {name: value for name, value in form.total_differences().items() if value}
-        kept = [field.name for field in obj._meta.concrete_fields if not field.primary_key and field.name not in TOTALS]
-        obj.save(update_fields=kept)
-        if differences:
-            object_totals_move(object_id=obj.pk, **differences)
-            obj.refresh_from_db(fields=TOTALS)
+        return {"object": stored, "seen_totals": form.seen_totals(), **form.object_values(only_changed=True)}
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not ObjectShare:
+            return super().save_formset(request, form, formset, change)
+        # Sharing through the services: stopped, then started (a row changed to another organization is both).
+        obj = form.instance
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        for row in formset.forms:
+            if row.instance.pk is None or not (row in formset.deleted_forms or "organization" in row.changed_data):
+                continue
+            stored = ObjectShare.objects.select_related("organization").filter(pk=row.instance.pk).first()
+            if stored is not None:
+                self.call_service(
+                    services.object_unshare, form=form, row=row, object=obj, organization=stored.organization
+                )
+                formset.deleted_objects.append(row.instance)
+        for row in formset.forms:
+            if row in formset.deleted_forms or not row.has_changed():
+                continue
+            organization = row.cleaned_data["organization"]
+            share = self.call_service(services.object_share, form=form, row=row, object=obj, organization=organization)
+            if row.instance.pk is None:
+                formset.new_objects.append(share)
+            else:
+                formset.changed_objects.append((share, row.changed_data))
+        return None
 
     def delete_model(self, request, obj):
         services.object_delete(object=obj)
@@ -371,33 +400,28 @@ class RemarkAdmin(ServiceSavedAdmin):
         form.step = next((name for name in STEPS if name in request.POST), None) if request.method == "POST" else None
         return form
 
-    def save_model(self, request, obj, form, change):
-        if not change:
-            created = self.call_service(
-                services.remark_create,
-                form=form,
-                object=form.cleaned_data["object"],
-                description=form.cleaned_data["description"],
-                category=form.cleaned_data["category"],
-                by=request.user,
-            )
-            obj.pk, obj.created_at, obj.created_by, obj.state = (
-                created.pk,
-                created.created_at,
-                created.created_by,
-                created.state,
-            )
-            obj._state.adding = False
-            return
-        if form.step is None:
-            return  # nothing on the page is changed by saving it
-        service = STEPS[form.step][0]
-        arguments = {"text": form.cleaned_data["comment"]} if form.step == "_comment" else {}
-        self.call_service(service, form=form, remark=obj, by=request.user, **arguments)
-        request.remark_step_done = form.step
+    # --- saving through the services: written by remark_create, changed by the step pressed ----------------
 
-    def save_related(self, request, form, formsets, change):
-        pass  # no many-to-many fields, no inlines
+    create_service = services.remark_create
+
+    def create_arguments(self, request, form, obj) -> dict:
+        return {
+            "object": form.cleaned_data["object"],
+            "description": form.cleaned_data["description"],
+            "category": form.cleaned_data["category"],
+            "by": request.user,
+        }
+
+    def update_service_for(self, request, form):
+        return None if form.step is None else STEPS[form.step][0]  # "Save" alone changes nothing
+
+    def update_arguments(self, request, form, stored) -> dict:
+        arguments = {"text": form.cleaned_data["comment"]} if form.step == "_comment" else {}
+        return {"remark": stored, "by": request.user, **arguments}
+
+    def after_service_save(self, request, obj, form, change):
+        if change:
+            request.remark_step_done = form.step
 
     def response_change(self, request, obj):
         step = getattr(request, "remark_step_done", None)

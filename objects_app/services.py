@@ -1,4 +1,4 @@
-"""Writes on objects, remarks and maintenance items.
+"""Writes on objects (with their sharing and totals), remarks and maintenance items.
 
 A remark moves open → acknowledged → closed (acknowledging may be skipped; closed is final). Each step, and
 each comment, is recorded as a RemarkEvent (the history the API shows), in the same transaction as the
@@ -8,13 +8,15 @@ commented or closed). Each service is one transaction and takes "now" from apico
 
 from django.db import transaction
 from django.db.models import ProtectedError
+from django.utils.translation import gettext
 
 from apicore import clock
 from apicore.errors import ErrorCode, FieldProblem, ServiceError
 from objects_app.events import object_event_record
 from objects_app.signals import object_deleting
 
-from .models import BookableObject, Remark, RemarkAction, RemarkEvent, RemarkState, StatusLevel
+from .models import BookableObject, ObjectShare, Remark, RemarkAction, RemarkEvent, RemarkState, StatusLevel
+from .time_summary import object_totals_move
 
 # What each step tells webhooks in remark.update's data.change (document 3).
 CHANGE_OF = {
@@ -120,6 +122,95 @@ def remark_close(*, remark: Remark, by) -> Remark:
 
 
 # --- objects -------------------------------------------------------------------------------------------------
+
+# What an object is made and changed with (besides its organization); its time summary's totals apart.
+OBJECT_FIELDS = (
+    "registration",
+    "category",
+    "type_designator",
+    "type_name",
+    "comment",
+    "active",
+    "has_status",
+    "thumbnail",
+    "use_expected_airborne",
+    "force_expected_time",
+    "max_booking_length",
+    "queue_allowed",
+    "disclaimer_headline",
+    "disclaimer_text",
+)
+# The time summary: the totals before the first logged flight plus every logged flight since (the flight log
+# moves them: objects_app.time_summary.object_totals_move).
+TOTALS = ("airborne_minutes", "block_minutes", "tach_hours", "landings")
+
+
+def _check_names(fields: dict, allowed) -> None:
+    unknown = sorted(set(fields) - set(allowed))
+    if unknown:
+        raise TypeError(f"not fields of an object: {', '.join(unknown)}")
+
+
+@transaction.atomic
+def object_create(*, organization, **fields) -> BookableObject:
+    """A new object of the organization, with the fields of OBJECT_FIELDS and its starting totals (TOTALS, the
+    totals before its first logged flight; 0 when not given)."""
+    _check_names(fields, (*OBJECT_FIELDS, *TOTALS))
+    obj = BookableObject(organization=organization, **fields)
+    obj.save()
+    return obj
+
+
+@transaction.atomic
+def object_update(*, object: BookableObject, seen_totals: dict | None = None, **changes) -> BookableObject:
+    """Change fields of an object (OBJECT_FIELDS, and `organization` for support) and set its totals (TOTALS).
+
+    A total is set the way the caller saw it change: from `seen_totals[name]` (the value shown when the change
+    began; the stored value when not given) to the value given. The stored total moves by that difference, in
+    SQL, so a flight logged meanwhile stays counted. Only the fields given are written."""
+    _check_names(changes, ("organization", *OBJECT_FIELDS, *TOTALS))
+    current = BookableObject.objects.select_for_update().filter(pk=object.pk).first()
+    if current is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, "No such object.")
+    seen = seen_totals or {}
+    differences = {
+        name: changes[name] - (seen[name] if seen.get(name) is not None else getattr(current, name))
+        for name in TOTALS
+        if name in changes
+    }
+    columns = [name for name in changes if name not in TOTALS]
+    for name in columns:
+        setattr(current, name, changes[name])
+    if columns:
+        current.save(update_fields=columns)
+    moved = {name: difference for name, difference in differences.items() if difference}
+    if moved:
+        object_totals_move(object_id=current.pk, **moved)
+        current.refresh_from_db(fields=list(TOTALS))
+    return current
+
+
+def _share_refused(message: str) -> ServiceError:
+    return ServiceError(
+        ErrorCode.INVALID_FIELD, message, errors=[FieldProblem("organization", ErrorCode.INVALID_FIELD.code, message)]
+    )
+
+
+@transaction.atomic
+def object_share(*, object: BookableObject, organization) -> ObjectShare:
+    """Share the object with another organization: its members see and book it, and its webhooks hear of the
+    object's bookings, flights and remarks. Never with the object's own organization (400 10006 naming
+    `organization`); sharing twice is sharing once."""
+    if organization.pk == object.organization_id:
+        raise _share_refused(gettext("An object cannot be shared with its own organization."))
+    share, _created = ObjectShare.objects.get_or_create(object=object, organization=organization)
+    return share
+
+
+@transaction.atomic
+def object_unshare(*, object: BookableObject, organization) -> None:
+    """Stop sharing the object with the organization (nothing when it was not shared)."""
+    ObjectShare.objects.filter(object=object, organization=organization).delete()
 
 
 @transaction.atomic

@@ -194,3 +194,24 @@ def test_the_poles_themselves(latitude):
     events = sun_events(dt.date(2026, 6, 21), latitude, 0.0, ZoneInfo("UTC"))
 
     assert events.sunrise is None and events.sunset is None
+
+
+# --- the selector the Mobile API's GET /sun-times reads ------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_organization_sun_times_gives_each_local_day_with_its_offset_at_noon():
+    from accounts.selectors import organization_sun_times
+    from tests.factories import OrganizationFactory
+
+    club = OrganizationFactory(latitude="59.589444", longitude="16.633611", timezone="Europe/Stockholm")
+
+    days = organization_sun_times(organization=club, date_from=dt.date(2026, 3, 28), date_to=dt.date(2026, 3, 30))
+
+    assert [day.date for day in days] == [dt.date(2026, 3, 28), dt.date(2026, 3, 29), dt.date(2026, 3, 30)]
+    # Summer time begins on the 29th at 02:00: noon is +02:00 from that day on.
+    assert [day.utc_offset for day in days] == [dt.timedelta(hours=1), dt.timedelta(hours=2), dt.timedelta(hours=2)]
+    assert days[0].events == sun_events(dt.date(2026, 3, 28), *VASTERAS)
+
+    club.latitude = None
+    assert organization_sun_times(organization=club, date_from=dt.date(2026, 3, 28), date_to=dt.date(2026, 3, 30)) == []

@@ -6,9 +6,9 @@ import datetime as dt
 
 from rest_framework.response import Response
 
-from accounts import sun
 from accounts.api.mobile_org_presenters import SUN_TIMES_SCHEMA, OrganizationPresenter, SettingPresenter
 from accounts.models import AppSetting
+from accounts.selectors import organization_sun_times
 from apicore import clock
 from apicore.clock import local_iso, utc_iso
 from apicore.errors import ErrorCode, FieldProblem
@@ -75,10 +75,6 @@ def _event(moment: dt.datetime | None, zone) -> dict | None:
         return None
 
 
-def _offset_at_noon(day: dt.date, zone) -> str:
-    return clock.offset_text(dt.datetime.combine(day, dt.time(12), tzinfo=zone).utcoffset())
-
-
 class SunTimesView(MobileV5Api, Endpoint):
     """Civil dawn, sunrise, sunset and civil dusk at the organization's coordinates, day by day.
 
@@ -110,21 +106,17 @@ class SunTimesView(MobileV5Api, Endpoint):
         organization = self.organization
         zone = clock.zone(organization.timezone)
         latitude, longitude = organization.latitude, organization.longitude
-        days = []
-        if latitude is not None and longitude is not None:
-            for offset in range((last - first).days + 1):
-                day = first + dt.timedelta(days=offset)
-                events = sun.sun_events(day, float(latitude), float(longitude), zone)
-                days.append(
-                    {
-                        "date": day.isoformat(),
-                        "utc_offset": _offset_at_noon(day, zone),
-                        "dawn": _event(events.dawn, zone),
-                        "sunrise": _event(events.sunrise, zone),
-                        "sunset": _event(events.sunset, zone),
-                        "dusk": _event(events.dusk, zone),
-                    }
-                )
+        days = [
+            {
+                "date": day.date.isoformat(),
+                "utc_offset": clock.offset_text(day.utc_offset),
+                "dawn": _event(day.events.dawn, zone),
+                "sunrise": _event(day.events.sunrise, zone),
+                "sunset": _event(day.events.sunset, zone),
+                "dusk": _event(day.events.dusk, zone),
+            }
+            for day in organization_sun_times(organization=organization, date_from=first, date_to=last)
+        ]
         item = {
             "airport": {
                 "icao": organization.reference_icao or None,

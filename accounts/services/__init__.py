@@ -4,6 +4,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import ExpiryDateType, Member, MemberRole, Organization, Role, UserExpiryDate
 from accounts.services.files import expiry_images_delete_after_commit
+from accounts.signals import organization_deleting
 from apicore.errors import ErrorCode, FieldProblem, ServiceError
 from objects_app.models import BookableObject
 
@@ -31,6 +32,22 @@ EXPIRY_TYPE_SETTINGS = (
     "reminders_at_login",
     "reminders_days_before",
 )
+
+
+# --- organizations ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def organization_delete(*, organization: Organization) -> None:
+    """Delete an organization with everything that is its own (members, objects and their bookings, its
+    webhooks ...). The organizations its objects are shared with hear of the bookings that go with them
+    (booking.delete of each booking not ended, recorded before anything goes, while the shares still name them);
+    the organization's own webhooks go with it. 404 10100 when it is gone already."""
+    current = Organization.objects.select_for_update().filter(pk=organization.pk).first()
+    if current is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, "No such organization.")
+    organization_deleting.send(sender=Organization, organization=current)  # bookings tells the sharing clubs
+    current.delete()
 
 
 def _duplicate_name(field: str = "name") -> ServiceError:

@@ -10,14 +10,13 @@ off; a locked member gets 403 10302 on the writes.
 
 import datetime as dt
 import re
-from decimal import Decimal
 from functools import cached_property
 
 from django.db.models import Q
 from rest_framework.response import Response
 
 from apicore import clock, params
-from apicore.errors import ErrorCode, FieldProblem, ServiceError
+from apicore.errors import ErrorCode, FieldProblem
 from apicore.exceptions import PROBLEM_CONTENT_TYPE
 from apicore.openapi import JSON, PROBLEM, DeclaredAutoSchema, component
 from apicore.problems import raise_problems
@@ -35,7 +34,6 @@ INVALID = ErrorCode.INVALID_FIELD.code
 POINT_IN_TIME = re.compile(
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?(Z|[+-][0-9]{2}:[0-9]{2})$"
 )
-LARGEST_AIRBORNE = Decimal("999.99")
 
 
 class PointInTime(BodyField):
@@ -220,7 +218,8 @@ class BookingList(_MobileBookings, ListEndpoint):
 
     def post(self, request, *args, **kwargs):
         """Book: a private booking of the member by the club's booking rules (a queue booking where the time is
-        taken and the object allows a queue)."""
+        taken and the object allows a queue). expected_airborne only where the organization and the object use
+        it, required where the object forces it (bookings.rules.expected_airborne_check)."""
         self.query()
         body = self.validated_body(BookingBody)
         outcome = rules.book(
@@ -231,28 +230,10 @@ class BookingList(_MobileBookings, ListEndpoint):
             comment=body.get("comment") or "",
             expected_airborne=body.get("expected_airborne"),
             seats_left=body.get("seats_left"),
-            check_fields=lambda booking_object: self._check_expected_airborne(booking_object, body),
         )
         item = self.booking_item(self.make_presenter({}), outcome.booking.pk)
         location = self.route("booking", pk=outcome.booking.pk)
         return self.reply_outcome(item, outcome.messages, status=201, location=location)
-
-    def _check_expected_airborne(self, booking_object, body: dict) -> None:
-        """expected_airborne only where the organization and the object use it (400 10006 otherwise); required
-        where the object forces it."""
-        value = body.get("expected_airborne")
-        used = self.organization.booking_use_expected_airborne and booking_object.use_expected_airborne
-        problem = None
-        if value is not None and not used:
-            problem = "expected_airborne is not used by the organization for this object."
-        elif value is not None and (value < 0 or value > LARGEST_AIRBORNE or value != value.quantize(Decimal("0.01"))):
-            problem = "expected_airborne must be 0 to 999.99 hours, with at most two decimals."
-        elif value is None and used and booking_object.force_expected_time:
-            problem = "expected_airborne is required for this object."
-        if problem:
-            raise ServiceError(
-                ErrorCode.INVALID_FIELD, problem, errors=[FieldProblem("expected_airborne", INVALID, problem)]
-            )
 
 
 class BookingItem(_MobileBookings, ItemEndpoint):

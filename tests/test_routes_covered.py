@@ -10,7 +10,7 @@ import pkgutil
 from types import ModuleType
 
 from django.http import HttpResponse
-from django.urls import URLPattern, URLResolver, get_resolver, include, path
+from django.urls import include, path
 from django.views import View
 
 import tests
@@ -27,9 +27,7 @@ def load_contract_classes() -> None:
 
 def test_every_route_and_method_has_a_contract_class_or_a_reason():
     load_contract_classes()
-    # The Mobile API's routes are held to their tests by name below until their contract classes come.
-    main = [route for route in uncovered() if route.split()[1].startswith("main/")]
-    assert main == [], "API routes without a contract test class (see tests/contract/)"
+    assert uncovered() == [], "API routes without a contract test class (see tests/contract/)"
 
 
 class Boats(View):
@@ -70,7 +68,6 @@ def test_a_route_or_a_method_added_without_a_class_is_named():
         "GET main/v5/boats",
         "POST main/v5/boats",
         "* main/v5/x",
-        "GET mobile/v5/me",
         "GET mobile/v5/boats/<id:pk>",
         "* mobile/v5/stray",
     ]
@@ -123,78 +120,3 @@ def test_every_class_declares_the_queries_of_each_method_itself():
         and "queries_with_blocks" not in contract.__dict__
     ]
     assert without_blocks == []
-
-
-# --- the Mobile API v5 --------------------------------------------------------------------------------------
-# Its routes are not held to Main's contract classes (another caller, another token): each names the test
-# files that hold it to document 2, and every route must be named here, so that a new one is not left untested.
-
-MOBILE_NAMESPACE = "mobile_v5"
-
-
-def namespace_routes(urlconf=None) -> list[tuple[str | None, str]]:
-    """(name, address pattern) of every route of the Mobile API's namespace."""
-    found = []
-
-    def visit(patterns, prefix: str, namespaces: tuple[str, ...]):
-        for pattern in patterns:
-            if isinstance(pattern, URLResolver):
-                inner = (*namespaces, pattern.namespace) if pattern.namespace else namespaces
-                visit(pattern.url_patterns, prefix + str(pattern.pattern), inner)
-            elif isinstance(pattern, URLPattern) and MOBILE_NAMESPACE in namespaces:
-                found.append((pattern.name, prefix + str(pattern.pattern)))
-
-    visit(get_resolver(urlconf).url_patterns, "", ())
-    return found
-
-
-MOBILE_ROUTE_TESTS = {
-    "client": ("test_mobile_v5_client_me.py", "test_mobile_v5_auth.py", "test_openapi.py"),
-    "me": ("test_mobile_v5_client_me.py", "test_mobile_v5_auth.py", "test_blocked_addresses.py", "test_openapi.py"),
-    "oauth-authorize": ("test_openapi.py",),
-    "oauth-token": ("test_openapi.py",),
-    "oauth-revoke": ("test_openapi.py",),
-    "organization": ("test_mobile_v5_organization.py",),
-    "organization-settings": ("test_mobile_v5_organization.py",),
-    "sun-times": ("test_mobile_v5_organization.py",),
-    "objects": ("test_mobile_v5_objects.py",),
-    "object": ("test_mobile_v5_objects.py",),
-    "object-thumbnail": ("test_mobile_v5_objects.py",),
-    "flightlogs": ("test_mobile_v5_flightlogs.py",),
-    "flightlog": ("test_mobile_v5_flightlogs.py",),
-    "transactions": ("test_mobile_v5_transactions.py",),
-    "transaction": ("test_mobile_v5_transactions.py",),
-    "bookings": ("test_mobile_v5_bookings.py", "test_booking_rules.py"),
-    "booking": ("test_mobile_v5_bookings.py",),
-    "booking-cut": ("test_mobile_v5_bookings.py",),
-    "booking-cancel": ("test_mobile_v5_bookings.py",),
-}
-
-
-def uncovered_mobile_routes(urlconf=None) -> list[str]:
-    return [f"{name} ({address})" for name, address in namespace_routes(urlconf) if name not in MOBILE_ROUTE_TESTS]
-
-
-def test_every_mobile_route_names_its_tests():
-    assert uncovered_mobile_routes() == [], "Mobile API routes without tests named in MOBILE_ROUTE_TESTS"
-
-
-def test_the_named_mobile_tests_exist_and_call_their_route():
-    names = {name for name, _ in namespace_routes()}
-    folder = tests.__path__[0]
-    for name, files in MOBILE_ROUTE_TESTS.items():
-        assert name in names, f"{name} is no route of {MOBILE_NAMESPACE} any more"
-        address = next(address for route, address in namespace_routes() if route == name)
-        endpoint = "/" + address.removeprefix("mobile/v5/")
-        for file in files:
-            with open(f"{folder}/{file}", encoding="utf-8") as source:
-                assert f'"{endpoint}' in source.read(), f"{file} does not call {endpoint}"
-
-
-def test_a_mobile_route_added_without_tests_is_named():
-    view = HttpResponse
-    routes = [path("me", view, name="me"), path("boats", view, name="boats")]
-    urlconf = ModuleType("mobile_urls_with_a_new_route")
-    urlconf.urlpatterns = [path("mobile/v5/", include((routes, MOBILE_NAMESPACE)))]
-
-    assert uncovered_mobile_routes(urlconf) == ["boats (mobile/v5/boats)"]

@@ -13,9 +13,9 @@ contract, run over HTTP with a caller per case (tests/contract/flavours.py says 
 - every block of the route's presenter can be included and every field excluded; a block not offered is
   400 (10005); a method whose reply takes neither refuses `include` and `exclude` as unknown (10007);
 - a success has the flavour's envelope (`{data}`, `{data, meta, links}`) and reply headers;
-- hostile query values (NUL, a lone surrogate, a huge or 64-bit edge number) in every parameter, and hostile
-  ids in every placeholder of the address, are answered in the error form (400 naming the parameter, 404),
-  never 500; a value that is harmless after decoding may also succeed;
+- hostile query values (NUL, a lone surrogate, a huge or 64-bit edge number) as a parameter's name and in
+  every parameter, and hostile ids in every placeholder of the address, are answered in the error form (400
+  naming the parameter, 404), never 500; a value that is harmless after decoding may also succeed;
 - a call costs exactly the declared number of queries (`queries`, and `queries_with_blocks` with every
   block included); a list the same at limit=1 and at the largest page, counted after a warm-up call.
 
@@ -249,7 +249,7 @@ class EndpointContract:
 
     # --- calls --------------------------------------------------------------------------------------------
 
-    def caller(self, organization, **rights):
+    def caller(self, organization, /, **rights):
         """A caller of the organization with every right but the given ones for the modules named (None: no
         right there); the calling member (Mobile) becomes `self.member`, for `make`."""
         given = self.flavour.all_rights() | rights
@@ -448,11 +448,14 @@ class EndpointContract:
     # --- hostile input ------------------------------------------------------------------------------------
 
     def test_a_hostile_query_value_is_refused_never_500(self, case, org):
-        """The value in each parameter of the method in turn (an unknown name where it takes none): 400 in the
-        error form naming that parameter alone, or (a value that is harmless once decoded) a success."""
+        """The value as a parameter's name: 400 (10007) in the error form. The value in each parameter of the
+        method in turn (an unknown name where it takes none): 400 in the error form naming that parameter
+        alone, or (a value that is harmless once decoded) a success."""
         method, kind = case.split(":")
         api = self.caller(org)
         item = self.make(org)
+        unknown = self.flavour.unknown_name
+        self.error(self.send(api, method, item, query=f"{HOSTILE_VALUES[kind]}=1"), 400, unknown)
         names = self.parameters(method) or ["q"]
         allowed = {self.flavour.invalid_parameter, self.flavour.invalid_date} if names != ["q"] else set()
         for name in names:
@@ -463,7 +466,7 @@ class EndpointContract:
             code = response.json().get("code")
             body = self.error(response, 400, code)
             assert problem_fields(body) == {name: code}
-            assert code in (allowed or {self.flavour.unknown_name}), (name, code)
+            assert code in (allowed or {unknown}), (name, code)
 
     def test_a_hostile_id_is_404(self, case, org):
         """The id in each placeholder of the address in turn, with every method: 404 in the error form."""

@@ -9,10 +9,10 @@ class TestBookings(EndpointContract):
     module = "bookings"
     lists = True
     factory = BookingFactory
-    queries = {"GET": 5}
+    queries = {"GET": 4}
 
 
 class TestBooking(TestBookings):
     path = "/bookings/{id}"
     lists = False
-    queries = {"GET": 4}
+    queries = {"GET": 3}

@@ -11,8 +11,8 @@ class TestTransactions(EndpointContract):
     methods = ("GET", "POST")
     lists = True
     factory = TransactionFactory
-    queries = {"GET": 3, "POST": 13}
-    queries_with_blocks = 5
+    queries = {"GET": 2, "POST": 12}
+    queries_with_blocks = 4
 
     def body(self, method, item):
         if method != "POST":
@@ -25,5 +25,5 @@ class TestTransaction(TestTransactions):
     path = "/transactions/{id}"
     methods = ("GET",)
     lists = False
-    queries = {"GET": 2}
-    queries_with_blocks = 4
+    queries = {"GET": 1}
+    queries_with_blocks = 3

@@ -9,13 +9,13 @@ class TestFlightLogs(EndpointContract):
     module = "flightlogs"
     lists = True
     factory = FlightFactory
-    queries = {"GET": 4}
+    queries = {"GET": 3}
 
 
 class TestFlightLog(TestFlightLogs):
     path = "/flightlogs/{id}"
     lists = False
-    queries = {"GET": 3}
+    queries = {"GET": 2}
 
 
 class TestFlightTypes(EndpointContract):
@@ -23,7 +23,7 @@ class TestFlightTypes(EndpointContract):
     module = "flightlogs"
     lists = True
     factory = FlightTypeFactory
-    queries = {"GET": 3}
+    queries = {"GET": 2}
 
 
 class TestUserApprovedFlightTypes(EndpointContract):
@@ -32,7 +32,7 @@ class TestUserApprovedFlightTypes(EndpointContract):
     path = "/users/{id}/approved-flight-types"
     module = "flightlogs"
     lists = True
-    queries = {"GET": 5}
+    queries = {"GET": 4}
 
     def make(self, organization):
         approval = FlightApprovalFactory(organization=organization)

@@ -13,15 +13,15 @@ class TestObjects(EndpointContract):
     module = "objects"
     lists = True
     factory = ObjectFactory
-    queries = {"GET": 2}
-    queries_with_blocks = 4
+    queries = {"GET": 1}
+    queries_with_blocks = 3
 
 
 class TestObject(TestObjects):
     path = "/objects/{id}"
     lists = False
-    queries = {"GET": 2}
-    queries_with_blocks = 4
+    queries = {"GET": 1}
+    queries_with_blocks = 3
 
 
 class TestRemarks(EndpointContract):
@@ -29,10 +29,10 @@ class TestRemarks(EndpointContract):
     module = "objects"
     lists = True
     factory = RemarkFactory
-    queries = {"GET": 4}
+    queries = {"GET": 3}
 
 
 class TestRemark(TestRemarks):
     path = "/remarks/{id}"
     lists = False
-    queries = {"GET": 3}
+    queries = {"GET": 2}

@@ -50,8 +50,9 @@ class ApiFlavour:
     # The modules a right is given for, and the largest page of a list.
     modules: tuple[str, ...]
     max_limit: int = 500
-    # A call made once before the queries of a call are counted, so that what every call of a caller
-    # finds warm (the token cache, the rate counters) is warm.
+    # A call made twice before the queries of a call are counted, so that what every later call of a caller
+    # finds warm is warm (Main: the token cache learns a credential on its first call and keeps its row on
+    # the second; tests/test_token_cache.py).
     warm_up: str = ""
     # The error codes the checks expect (document 1 and 2 share them).
     not_found: int = 10100

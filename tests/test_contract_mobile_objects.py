@@ -13,19 +13,21 @@ from tests.contract import MOBILE_V5, EndpointContract
 from tests.factories_operations import ObjectFactory
 
 
-class TestObjects(EndpointContract):
+class _Objects(EndpointContract):
     flavour = MOBILE_V5
-    path = "/objects"
     module = "objects"
-    lists = True
     factory = ObjectFactory
+
+
+class TestObjects(_Objects):
+    path = "/objects"
+    lists = True
     queries = {"GET": 3}
     queries_with_blocks = 5
 
 
-class TestObject(TestObjects):
+class TestObject(_Objects):
     path = "/objects/{id}"
-    lists = False
     queries = {"GET": 3}
     queries_with_blocks = 5
 
@@ -36,12 +38,11 @@ def jpeg() -> bytes:
     return out.getvalue()
 
 
-class TestObjectThumbnail(TestObjects):
+class TestObjectThumbnail(_Objects):
     """An object with a picture whose small picture is made already (the first call, which makes it, is
     tests/test_mobile_v5_objects.py's); the reply is the JPEG, which a day's private cache may keep."""
 
     path = "/objects/{id}/thumbnail"
-    lists = False
     shaped = False  # no parameters at all
     media_type = "image/jpeg"
     headers = {"Cache-Control": "private, max-age=86400", "ETag": None}

@@ -1,4 +1,4 @@
-"""The contract checks (tests/contract.py) of GET /bookings and GET /bookings/{id}."""
+"""The contract checks (tests/contract/) of GET /bookings and GET /bookings/{id}."""
 
 from tests.contract import EndpointContract
 from tests.factories_operations import BookingFactory
@@ -9,8 +9,10 @@ class TestBookings(EndpointContract):
     module = "bookings"
     lists = True
     factory = BookingFactory
+    queries = {"GET": 4}
 
 
 class TestBooking(TestBookings):
     path = "/bookings/{id}"
     lists = False
+    queries = {"GET": 3}

@@ -1,4 +1,4 @@
-"""The Main API v5 transaction routes held to the contract checks of tests/contract.py."""
+"""The Main API v5 transaction routes held to the contract checks of tests/contract/."""
 
 from tests.contract import EndpointContract
 from tests.factories import MemberFactory
@@ -11,6 +11,8 @@ class TestTransactions(EndpointContract):
     methods = ("GET", "POST")
     lists = True
     factory = TransactionFactory
+    queries = {"GET": 2, "POST": 12}
+    queries_with_blocks = 4
 
     def body(self, method, item):
         if method != "POST":
@@ -23,3 +25,5 @@ class TestTransaction(TestTransactions):
     path = "/transactions/{id}"
     methods = ("GET",)
     lists = False
+    queries = {"GET": 1}
+    queries_with_blocks = 3

@@ -1,4 +1,4 @@
-"""The flight log's routes of the Main API v5 held to the contract checks of tests/contract.py."""
+"""The flight log's routes of the Main API v5 held to the contract checks of tests/contract/."""
 
 from tests.contract import EndpointContract
 from tests.factories_operations import FlightApprovalFactory, FlightFactory, FlightTypeFactory
@@ -9,11 +9,13 @@ class TestFlightLogs(EndpointContract):
     module = "flightlogs"
     lists = True
     factory = FlightFactory
+    queries = {"GET": 3}
 
 
 class TestFlightLog(TestFlightLogs):
     path = "/flightlogs/{id}"
     lists = False
+    queries = {"GET": 2}
 
 
 class TestFlightTypes(EndpointContract):
@@ -21,6 +23,7 @@ class TestFlightTypes(EndpointContract):
     module = "flightlogs"
     lists = True
     factory = FlightTypeFactory
+    queries = {"GET": 2}
 
 
 class TestUserApprovedFlightTypes(EndpointContract):
@@ -29,11 +32,17 @@ class TestUserApprovedFlightTypes(EndpointContract):
     path = "/users/{id}/approved-flight-types"
     module = "flightlogs"
     lists = True
+    queries = {"GET": 4}
 
     def make(self, organization):
         approval = FlightApprovalFactory(organization=organization)
         approval.flight_types.add(FlightTypeFactory(organization=organization))
         return approval
+
+    def make_list(self, organization, count):
+        first = self.make(organization)
+        more = [FlightApprovalFactory(organization=organization, member=first.member) for _ in range(count - 1)]
+        return [first, *more]
 
     def placeholders(self, item):
         return {"id": item.member.user_id}

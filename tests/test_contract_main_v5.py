@@ -1,4 +1,4 @@
-"""Every route of the Main API v5 held to the contract checks of tests/contract.py.
+"""Every route of the Main API v5 held to the contract checks of tests/contract/.
 
 Each class declares one route: its address, module, methods, and how to make an item of an organization.
 """
@@ -16,11 +16,13 @@ from tests.factories import (
 class TestToken(EndpointContract):
     path = "/token"
     shaped = False  # no parameters at all
+    queries = {"GET": 0}
 
 
 class TestOrganization(EndpointContract):
     path = "/organization"
     shaped = False
+    queries = {"GET": 0}
 
 
 class TestMemberships(EndpointContract):
@@ -28,21 +30,29 @@ class TestMemberships(EndpointContract):
     module = "users"
     lists = True
     factory = MembershipFactory
+    queries = {"GET": 2}
+    queries_with_blocks = 3
 
 
 class TestMembership(TestMemberships):
     path = "/memberships/{id}"
     lists = False
+    queries = {"GET": 1}
+    queries_with_blocks = 2
 
 
 class TestUserGroups(TestMemberships):
     path = "/user-groups"
     factory = UserGroupFactory
+    queries = {"GET": 2}
+    queries_with_blocks = 3
 
 
 class TestUserGroup(TestUserGroups):
     path = "/user-groups/{id}"
     lists = False
+    queries = {"GET": 1}
+    queries_with_blocks = 2
 
 
 class TestExpiryDateTypes(EndpointContract):
@@ -51,6 +61,7 @@ class TestExpiryDateTypes(EndpointContract):
     methods = ("GET", "POST")
     lists = True
     factory = ExpiryDateTypeFactory
+    queries = {"GET": 2, "POST": 9}
 
     def body(self, method, item):
         return {"name": f"New {item.pk}"} if method == "POST" else None
@@ -60,6 +71,7 @@ class TestExpiryDateType(TestExpiryDateTypes):
     path = "/expiry-date-types/{id}"
     methods = ("GET", "PATCH", "DELETE")
     lists = False
+    queries = {"GET": 1, "PATCH": 7, "DELETE": 10}
 
     def body(self, method, item):
         return {"image_required": not item.image_required} if method == "PATCH" else None
@@ -78,6 +90,7 @@ class _ExpiryDates(EndpointContract):
 class TestExpiryDates(_ExpiryDates):
     path = "/expiry-dates"
     lists = True
+    queries = {"GET": 2}
 
     def key(self, item):
         return (item.member.user_id, item.type_id)
@@ -91,6 +104,7 @@ class TestUserExpiryDates(_ExpiryDates):
 
     path = "/users/{id}/expiry-dates"
     lists = True
+    queries = {"GET": 3}
 
     def key(self, item):
         return item.type_id
@@ -99,6 +113,7 @@ class TestUserExpiryDates(_ExpiryDates):
 class TestUserExpiryDate(_ExpiryDates):
     path = "/users/{id}/expiry-dates/{type_id}"
     methods = ("PUT", "DELETE")
+    queries = {"PUT": 10, "DELETE": 8}
 
     def body(self, method, item):
         return {"expiry_date": "2028-01-31"} if method == "PUT" else None
@@ -110,6 +125,8 @@ class TestUsers(EndpointContract):
     methods = ("GET", "POST")
     lists = True
     factory = MemberFactory
+    queries = {"GET": 2, "POST": 15}
+    queries_with_blocks = 6
 
     def placeholders(self, item):
         return {"id": item.user_id}  # the API's user id is the login's, not the member record's
@@ -133,6 +150,8 @@ class TestUser(TestUsers):
     path = "/users/{id}"
     methods = ("GET", "PATCH", "DELETE")
     lists = False
+    queries = {"GET": 1, "PATCH": 7, "DELETE": 44}
+    queries_with_blocks = 5
 
     def body(self, method, item):
         return {"misc_info": f"Changed {item.pk}"} if method == "PATCH" else None
@@ -146,6 +165,7 @@ class TestLoginChecks(EndpointContract):
     success = {"POST": 200}  # a check creates nothing
     shaped = False
     factory = MemberFactory
+    queries = {"POST": 4}
 
     def body(self, method, item):
         return {"username": item.user.username, "password": "secret-pass-1"}

@@ -1,4 +1,4 @@
-"""The Main API v5 routes of objects and remarks held to the contract checks of tests/contract.py.
+"""The Main API v5 routes of objects and remarks held to the contract checks of tests/contract/.
 
 The tenancy checks use an organization's own items; tests/test_objects_api.py and tests/test_remarks_api.py
 show that an object shared with the organization, and its remarks, are listed and fetchable too.
@@ -13,11 +13,15 @@ class TestObjects(EndpointContract):
     module = "objects"
     lists = True
     factory = ObjectFactory
+    queries = {"GET": 1}
+    queries_with_blocks = 3
 
 
 class TestObject(TestObjects):
     path = "/objects/{id}"
     lists = False
+    queries = {"GET": 1}
+    queries_with_blocks = 3
 
 
 class TestRemarks(EndpointContract):
@@ -25,8 +29,10 @@ class TestRemarks(EndpointContract):
     module = "objects"
     lists = True
     factory = RemarkFactory
+    queries = {"GET": 3}
 
 
 class TestRemark(TestRemarks):
     path = "/remarks/{id}"
     lists = False
+    queries = {"GET": 2}

@@ -34,7 +34,7 @@ from webhooks.services import webhook_create
 pytestmark = pytest.mark.django_db
 HOOK = "http://127.0.0.1:9/webhook"  # as in tests/test_webhook_events.py: never called here
 
-# The routes of this module, as tests/test_routes_covered.py names them.
+# The routes of this module (their contract classes: tests/test_contract_mobile_bookings.py).
 ROUTES = {
     "bookings": "/bookings",
     "booking": "/bookings/<id:pk>",

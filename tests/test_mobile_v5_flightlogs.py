@@ -155,7 +155,7 @@ def world(club, partner, stranger, member, aircraft, shared):
     }
 
 
-# The routes as tests/test_routes_covered.py names them.
+# The routes (their contract classes: tests/test_contract_mobile_flightlog.py).
 LIST, ITEM = "/flightlogs", "/flightlogs/<id:pk>"
 
 

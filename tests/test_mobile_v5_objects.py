@@ -28,7 +28,7 @@ from tests.mobile_helpers import MobileApi, issue_app_token, issue_member_tokens
 pytestmark = pytest.mark.django_db
 UTC = dt.UTC
 ALL_BLOCKS = "status,active_remarks,time_summary,disclaimer,settings"
-# The routes of this file, as tests/test_routes_covered.py names them.
+# The routes of this file (their contract classes: tests/test_contract_mobile_objects.py).
 ROUTES = ("/objects", "/objects/<id:pk>", "/objects/<id:pk>/thumbnail")
 THUMBNAIL_CACHE = "private, max-age=86400"
 

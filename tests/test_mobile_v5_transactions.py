@@ -75,7 +75,7 @@ def account(frozen_time, club, member, treasurer):
     return made
 
 
-# The routes as tests/test_routes_covered.py names them.
+# The routes (their contract classes: tests/test_contract_mobile_economy.py).
 LIST, ITEM = "/transactions", "/transactions/<id:pk>"
 
 

@@ -1,6 +1,8 @@
-"""Every route of the Main API v5 has a contract test class (tests/contract.py), or a reason in EXEMPT.
+"""Every (route, method) of the Main API v5 and the Mobile API v5 has a contract test class (tests/contract/),
+or its address is in EXCLUDED with the reason (tests/contract/routes.py).
 
-The routes come from the URL configuration itself, so a route added without a class fails here by name.
+The routes come from the URL configuration itself, so a route or a method added without a class fails here
+by name.
 """
 
 import importlib
@@ -8,26 +10,12 @@ import pkgutil
 from types import ModuleType
 
 from django.http import HttpResponse
-from django.urls import URLPattern, URLResolver, get_resolver, include, path
+from django.urls import include, path
+from django.views import View
 
 import tests
-from tests.contract import CONTRACTS, EXEMPT, NAMESPACE, covered_routes
-
-
-def namespace_routes(namespace: str, urlconf=None) -> list[tuple[str | None, str]]:
-    """(name, address pattern) of every route inside the namespace, however deeply it is included."""
-    found = []
-
-    def walk(patterns, prefix: str, namespaces: tuple[str, ...]):
-        for pattern in patterns:
-            if isinstance(pattern, URLResolver):
-                inner = (*namespaces, pattern.namespace) if pattern.namespace else namespaces
-                walk(pattern.url_patterns, prefix + str(pattern.pattern), inner)
-            elif isinstance(pattern, URLPattern) and namespace in namespaces:
-                found.append((pattern.name, prefix + str(pattern.pattern)))
-
-    walk(get_resolver(urlconf).url_patterns, "", ())
-    return found
+from tests.contract import CONTRACTS, FLAVOURS
+from tests.contract.routes import EXCLUDED, api_routes, covered_pairs, uncovered
 
 
 def load_contract_classes() -> None:
@@ -37,97 +25,98 @@ def load_contract_classes() -> None:
             importlib.import_module(f"tests.{module.name}")
 
 
-def uncovered_routes(urlconf=None) -> list[str]:
-    """The API's routes that neither a contract class claims nor EXEMPT names (an unnamed one never is)."""
+def test_every_route_and_method_has_a_contract_class_or_a_reason():
     load_contract_classes()
-    known = set(covered_routes()) | set(EXEMPT)
-    return [f"{name} ({address})" for name, address in namespace_routes(NAMESPACE, urlconf) if name not in known]
+    assert uncovered() == [], "API routes without a contract test class (see tests/contract/)"
 
 
-def test_every_route_has_a_contract_class_or_a_reason():
-    assert uncovered_routes() == [], "API routes without a contract test class (see tests/contract.py)"
+class Boats(View):
+    def get(self, request):
+        return HttpResponse()
+
+    def post(self, request):
+        return HttpResponse()
 
 
-def test_a_route_added_without_a_class_is_named():
-    # The check itself: a URL configuration with one covered route, one new route and one without a name.
-    view = HttpResponse
-    api_routes = [path("token", view, name="token"), path("boats", view, name="boats"), path("x", view)]
-    urlconf = ModuleType("urls_with_a_new_route")
-    urlconf.urlpatterns = [path("main/v5/", include((api_routes, NAMESPACE)))]
-
-    assert uncovered_routes(urlconf) == ["boats (main/v5/boats)", "None (main/v5/x)"]
+class Token(View):
+    def get(self, request):
+        return HttpResponse()
 
 
-def test_the_walk_finds_the_api_routes():
-    names = {name for name, _ in namespace_routes(NAMESPACE)}
-    assert {"token", "users", "user", "login-checks", "oauth-token"} <= names
-
-
-def test_one_class_per_route_and_no_exemption_for_a_covered_or_missing_route():
+def test_a_route_or_a_method_added_without_a_class_is_named():
+    # The check itself: a URL configuration with a covered route, a covered route with a new method, a new
+    # route, a route without a name and an excluded one, in both APIs' namespaces and below an API's address.
     load_contract_classes()
-    claimed = [contract.resolved().url_name for contract in CONTRACTS]
-    names = {name for name, _ in namespace_routes(NAMESPACE)}
+    main = [
+        path("token", Token.as_view(), name="token"),
+        path("memberships", Boats.as_view(), name="memberships"),  # GET is covered, POST is not
+        path("boats", Boats.as_view(), name="boats"),
+        path("x", HttpResponse),
+        path("oauth/token", HttpResponse, name="oauth-token"),
+    ]
+    mobile = [path("me", Token.as_view(), name="me"), path("boats/<id:pk>", Token.as_view(), name="boat")]
+    urlconf = ModuleType("urls_with_new_routes")
+    urlconf.urlpatterns = [
+        path("main/v5/", include((main, "main_v5"))),
+        path("mobile/v5/", include((mobile, "mobile_v5"))),
+        path("mobile/v5/stray", HttpResponse),
+        path("elsewhere", HttpResponse),
+    ]
 
-    assert sorted(name for name in set(claimed) if claimed.count(name) > 1) == []
-    assert set(EXEMPT) <= names - set(claimed)
-
-
-# --- the Mobile API v5 --------------------------------------------------------------------------------------
-# Its routes are not held to Main's contract classes (another caller, another token): each names the test
-# files that hold it to document 2, and every route must be named here, so that a new one is not left untested.
-
-MOBILE_NAMESPACE = "mobile_v5"
-MOBILE_ROUTE_TESTS = {
-    "client": ("test_mobile_v5_client_me.py", "test_mobile_v5_auth.py", "test_openapi.py"),
-    "me": ("test_mobile_v5_client_me.py", "test_mobile_v5_auth.py", "test_blocked_addresses.py", "test_openapi.py"),
-    "oauth-authorize": ("test_openapi.py",),
-    "oauth-token": ("test_openapi.py",),
-    "oauth-revoke": ("test_openapi.py",),
-    "organization": ("test_mobile_v5_organization.py",),
-    "organization-settings": ("test_mobile_v5_organization.py",),
-    "sun-times": ("test_mobile_v5_organization.py",),
-    "objects": ("test_mobile_v5_objects.py",),
-    "object": ("test_mobile_v5_objects.py",),
-    "object-thumbnail": ("test_mobile_v5_objects.py",),
-    "flightlogs": ("test_mobile_v5_flightlogs.py",),
-    "flightlog": ("test_mobile_v5_flightlogs.py",),
-    "transactions": ("test_mobile_v5_transactions.py",),
-    "transaction": ("test_mobile_v5_transactions.py",),
-    "bookings": ("test_mobile_v5_bookings.py", "test_booking_rules.py"),
-    "booking": ("test_mobile_v5_bookings.py",),
-    "booking-cut": ("test_mobile_v5_bookings.py",),
-    "booking-cancel": ("test_mobile_v5_bookings.py",),
-}
-
-
-def uncovered_mobile_routes(urlconf=None) -> list[str]:
-    return [
-        f"{name} ({address})"
-        for name, address in namespace_routes(MOBILE_NAMESPACE, urlconf)
-        if name not in MOBILE_ROUTE_TESTS
+    assert uncovered(urlconf) == [
+        "POST main/v5/memberships",
+        "GET main/v5/boats",
+        "POST main/v5/boats",
+        "* main/v5/x",
+        "GET mobile/v5/boats/<id:pk>",
+        "* mobile/v5/stray",
     ]
 
 
-def test_every_mobile_route_names_its_tests():
-    assert uncovered_mobile_routes() == [], "Mobile API routes without tests named in MOBILE_ROUTE_TESTS"
+def test_the_walk_finds_every_api_route_and_only_those():
+    routes = api_routes()
+
+    assert {"main/v5/token", "main/v5/users/<id:pk>", "main/v5/login-checks"} <= set(routes)
+    assert {"mobile/v5/me", "mobile/v5/bookings/<id:pk>/cancel", "mobile/v5/oauth/revoke"} <= set(routes)
+    assert set(EXCLUDED) <= set(routes)
+    assert routes["main/v5/users/<id:pk>"] == ["GET", "PATCH", "DELETE"]
+    assert routes["mobile/v5/bookings"] == ["GET", "POST"]
+    assert all(address.startswith(("main/v5/", "mobile/v5/")) for address in routes)
 
 
-def test_the_named_mobile_tests_exist_and_call_their_route():
-    names = {name for name, _ in namespace_routes(MOBILE_NAMESPACE)}
-    folder = tests.__path__[0]
-    for name, files in MOBILE_ROUTE_TESTS.items():
-        assert name in names, f"{name} is no route of {MOBILE_NAMESPACE} any more"
-        address = next(address for route, address in namespace_routes(MOBILE_NAMESPACE) if route == name)
-        endpoint = "/" + address.removeprefix("mobile/v5/")
-        for file in files:
-            with open(f"{folder}/{file}", encoding="utf-8") as source:
-                assert f'"{endpoint}' in source.read(), f"{file} does not call {endpoint}"
+def test_one_class_per_route_and_method_and_no_exclusion_of_a_covered_route():
+    load_contract_classes()
+    claimed = covered_pairs()
+    routes = api_routes()
+
+    assert {pair: names for pair, names in claimed.items() if len(names) > 1} == {}
+    assert [pair for pair in claimed if pair[0] in EXCLUDED] == []
+    # A class claims only methods its route offers (the 405 checks hold it to the rest).
+    assert [pair for pair in claimed if pair[1] not in routes.get(pair[0], [])] == []
 
 
-def test_a_mobile_route_added_without_tests_is_named():
-    view = HttpResponse
-    routes = [path("me", view, name="me"), path("boats", view, name="boats")]
-    urlconf = ModuleType("mobile_urls_with_a_new_route")
-    urlconf.urlpatterns = [path("mobile/v5/", include((routes, MOBILE_NAMESPACE)))]
+def test_every_class_is_of_a_flavour_and_resolves_in_its_namespace():
+    load_contract_classes()
+    for contract in CONTRACTS:
+        assert contract.flavour in FLAVOURS, contract.__name__
+        assert contract.resolved().namespace == contract.flavour.namespace, (contract.__name__, contract.path)
 
-    assert uncovered_mobile_routes(urlconf) == ["boats (mobile/v5/boats)"]
+
+def test_every_class_declares_the_queries_of_each_method_itself():
+    # Declared in the class itself: a route's count is never its parent class's by inheritance.
+    load_contract_classes()
+    missing = [
+        f"{contract.__name__} {method}"
+        for contract in CONTRACTS
+        for method in contract.methods
+        if method not in contract.__dict__.get("queries", {})
+    ]
+    assert missing == []
+    without_blocks = [
+        contract.__name__
+        for contract in CONTRACTS
+        if contract.shape_method() == "GET"
+        and contract.presenter().blocks
+        and "queries_with_blocks" not in contract.__dict__
+    ]
+    assert without_blocks == []

@@ -23,9 +23,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import ServiceSavedAdmin
 from accounts.models import User
 from adminkit.forms import RefusalErrors
+from adminkit.service_admin import ServiceSavedAdmin
 
 from . import rules
 from .models import Booking

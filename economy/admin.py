@@ -10,7 +10,8 @@ from django.contrib import admin
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import ServiceSavedAdmin, _ReadOnlyInline
+from adminkit.inlines import ReadOnlyInline
+from adminkit.service_admin import ServiceSavedAdmin
 from adminkit.site import OrganizationScopedAdmin
 from apicore import clock
 
@@ -46,7 +47,7 @@ class ProjectAdmin(CostCenterAdmin):
     pass
 
 
-class TransactionRowInline(_ReadOnlyInline):
+class TransactionRowInline(ReadOnlyInline):
     """The transaction's account rows, as they were booked (read only)."""
 
     model = TransactionRow

@@ -24,9 +24,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import ServiceSavedAdmin
 from accounts.models import Member
 from adminkit.forms import RefusalErrors
+from adminkit.service_admin import ServiceSavedAdmin
 from adminkit.site import OrganizationScopedAdmin
 from apicore import clock
 from apicore.errors import ServiceError

@@ -20,9 +20,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import ServiceSavedAdmin, _ParentPermissionInline
 from accounts.models import Organization
 from adminkit.forms import RefusalErrors
+from adminkit.inlines import ParentPermissionInline
+from adminkit.service_admin import ServiceSavedAdmin
 from apicore import clock
 from apicore.errors import ServiceError
 
@@ -45,7 +46,7 @@ class ObjectShareForm(RefusalErrors, forms.ModelForm):
         fields = ["organization"]
 
 
-class ObjectShareInline(_ParentPermissionInline):
+class ObjectShareInline(ParentPermissionInline):
     """The organizations the object is shared with: any other organization, chosen by name."""
 
     model = ObjectShare
@@ -92,7 +93,7 @@ class MaintenanceItemForm(forms.ModelForm):
         return cleaned_data
 
 
-class MaintenanceItemInline(_ParentPermissionInline):
+class MaintenanceItemInline(ParentPermissionInline):
     model = MaintenanceItem
     form = MaintenanceItemForm
     extra = 1

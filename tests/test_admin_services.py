@@ -9,8 +9,8 @@ import pytest
 from django.contrib import admin as django_admin
 
 from accounts import admin as accounts_admin
-from accounts.admin import ServiceSavedAdmin
 from accounts.models import ExpiryDateType, Member, Organization
+from adminkit.service_admin import ServiceSavedAdmin
 from apicore.errors import ServiceError
 from bookings.models import Booking
 from economy.models import Transaction

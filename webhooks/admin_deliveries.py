@@ -9,14 +9,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts.admin import _ReadOnlyInline
 from adminkit.display import local_time
+from adminkit.inlines import ReadOnlyInline
 from adminkit.site import OrganizationScopedAdmin
 from webhooks import services
 from webhooks.models import Delivery, DeliveryState, Try
 
 
-class TryInline(_ReadOnlyInline):
+class TryInline(ReadOnlyInline):
     """The tries of a delivery, read-only, newest first."""
 
     model = Try

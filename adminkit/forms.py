@@ -39,12 +39,8 @@ def rights_fields(modules) -> type[forms.Form]:
     return type("RightsFields", (_Rights, forms.Form), {**fields, "rights_modules": tuple(modules)})
 
 
-class AddressListField(forms.CharField):
-    """Addresses or CIDR ranges, one a line in a text box; the value is the list that ApiToken.allowed_ips keeps.
-
-    The box shows a stored list one entry a line, whether the list comes from the token or the form's initial
-    data (a ModelForm puts the model field's list there), and an unchanged box is not a change.
-    """
+class LineListField(forms.CharField):
+    """A list of strings, one a line in a text box; the box shows a stored list one entry a line."""
 
     widget = forms.Textarea(attrs={"rows": 4, "cols": 40})
 
@@ -54,8 +50,18 @@ class AddressListField(forms.CharField):
         return value
 
     def to_python(self, value) -> list[str]:
-        text = super().to_python(value)
+        return self.lines(super().to_python(value))
+
+    def lines(self, text: str) -> list[str]:
         return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+class AddressListField(LineListField):
+    """Addresses or CIDR ranges, one a line in a text box; the value is the list that ApiToken.allowed_ips keeps.
+
+    The box shows a stored list one entry a line, whether the list comes from the token or the form's initial
+    data (a ModelForm puts the model field's list there), and an unchanged box is not a change.
+    """
 
     def validate(self, value):
         super().validate(value)

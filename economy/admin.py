@@ -19,6 +19,18 @@ from .forms import TransactionForm
 from .models import Account, CostCenter, Project, Transaction, TransactionRow
 from .services import transaction_create
 
+# A saved transaction's page: what it shows, none of it editable (a correction is a new transaction).
+SHOWN_FIELDS = [
+    "organization",
+    "member_name",
+    "date",
+    "amount_column",
+    "comment",
+    "flightlog",
+    "created_at",
+    "entered_by",
+]
+
 
 @admin.register(Account)
 class AccountAdmin(OrganizationScopedAdmin):
@@ -100,18 +112,7 @@ class TransactionAdmin(ServiceSavedAdmin):
             fieldsets = [
                 (
                     None,
-                    {
-                        "fields": [
-                            "organization",
-                            "member_name",
-                            "date",
-                            "amount_column",
-                            "comment",
-                            "flightlog",
-                            "created_at",
-                            "entered_by",
-                        ]
-                    },
+                    {"fields": SHOWN_FIELDS},
                 )
             ]
         return self.without_organization_field(request, fieldsets)
@@ -119,16 +120,7 @@ class TransactionAdmin(ServiceSavedAdmin):
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
-        return [
-            "organization",
-            "member_name",
-            "date",
-            "amount_column",
-            "comment",
-            "flightlog",
-            "created_at",
-            "entered_by",
-        ]
+        return SHOWN_FIELDS
 
     def get_inline_instances(self, request, obj=None):
         return [] if obj is None else super().get_inline_instances(request, obj)

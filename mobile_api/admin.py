@@ -17,7 +17,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from adminkit.forms import rights_field, rights_fields
+from adminkit.forms import LineListField, rights_field, rights_fields
 from adminkit.site import SupportOnlyAdmin
 from apicore.errors import ServiceError
 from mobile_api.models import MOBILE_MODULES, AppClient
@@ -46,19 +46,13 @@ class ShownOnce:
         return "<ShownOnce: hidden>"
 
 
-class RedirectAddressesField(forms.CharField):
+class RedirectAddressesField(LineListField):
     """Redirect addresses, one a line; the value is the list that AppClient.redirect_uris keeps. Lines are
     taken as written (only the line break and blank lines go): addresses are compared as exact strings."""
 
     widget = forms.Textarea(attrs={"rows": 4, "cols": 60})
 
-    def prepare_value(self, value):
-        if isinstance(value, list | tuple):
-            return "\n".join(str(entry) for entry in value)
-        return value
-
-    def to_python(self, value) -> list[str]:
-        text = super().to_python(value)
+    def lines(self, text: str) -> list[str]:
         return [line.rstrip("\r") for line in text.split("\n") if line.strip()]
 
 

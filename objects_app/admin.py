@@ -106,24 +106,7 @@ class BookableObjectForm(RefusalErrors, forms.ModelForm):
 
     class Meta:
         model = BookableObject
-        fields = [
-            "organization",
-            "registration",
-            "category",
-            "type_designator",
-            "type_name",
-            "comment",
-            "active",
-            "has_status",
-            "thumbnail",
-            "use_expected_airborne",
-            "force_expected_time",
-            "max_booking_length",
-            "queue_allowed",
-            "disclaimer_headline",
-            "disclaimer_text",
-            *TOTALS,
-        ]
+        fields = ["organization", *services.OBJECT_FIELDS, *TOTALS]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -18,9 +18,10 @@ from django.db.models import Q, Value
 from django.db.models.base import ModelBase
 from django.db.models.functions import Lower
 from django.db.models.lookups import Contains
+from django.http import HttpResponsePermanentRedirect
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, re_path, reverse
 from django.utils import timezone
 from django.utils.text import smart_split, unescape_string_literal
 from django.utils.translation import gettext_lazy as _
@@ -29,6 +30,8 @@ from accounts.forms import MemberLoginForm
 from accounts.models import Organization, Role, User
 
 CURRENT_ORGANIZATION_SESSION_KEY = "admin_organization_id"
+# Model pages that moved from accounts to another app (issue 17), by model name: the app they are in now.
+MOVED_FROM_ACCOUNTS = {"apitoken": "main_api", "appclient": "mobile_api", "blockedaddress": "mobile_api"}
 
 
 def administered_organizations(user) -> list[Organization]:
@@ -152,8 +155,18 @@ class OrganizationAdminSite(admin.AdminSite):
                 self.admin_view(self.switch_organization),
                 name="switch_organization",
             ),
+            # Pages of models that left accounts for the API they serve: bookmarks and links keep working.
+            re_path(
+                rf"^accounts/(?P<model>{'|'.join(MOVED_FROM_ACCOUNTS)})/(?P<rest>.*)$",
+                self.moved_page,
+            ),
         ]
         return urls + super().get_urls()
+
+    def moved_page(self, request, model: str, rest: str):
+        query = request.META.get("QUERY_STRING", "")
+        target = f"{reverse('admin:index')}{MOVED_FROM_ACCOUNTS[model]}/{model}/{rest}"
+        return HttpResponsePermanentRedirect(f"{target}?{query}" if query else target)
 
     def switch_organization(self, request):
         """Choose the current organization among those the administrator administers."""

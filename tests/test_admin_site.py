@@ -336,3 +336,22 @@ def test_the_admin_login_counts_in_the_shared_failed_login_limit(db, frozen_time
     response = client.post("/admin/login/", {"username": admin_user.username, "password": "secret-pass-1"})
     assert SESSION_KEY not in client.session
     assert "Too many failed logins" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("accounts/apitoken/", "main_api/apitoken/"),
+        (
+            "accounts/apitoken/7/change/?_changelist_filters=q%3Dx",
+            "main_api/apitoken/7/change/?_changelist_filters=q%3Dx",
+        ),
+        ("accounts/appclient/add/", "mobile_api/appclient/add/"),
+        ("accounts/blockedaddress/", "mobile_api/blockedaddress/"),
+    ],
+)
+def test_pages_of_models_that_left_accounts_redirect_to_their_new_address(client, old, new):
+    """Bookmarks of the API token, app client and blocked address pages from before they left accounts."""
+    response = client.get(f"{ADMIN}/{old}", secure=True)
+    assert response.status_code == 301
+    assert response["Location"] == f"{ADMIN}/{new}"

@@ -1,17 +1,20 @@
 """A flavour is what one API brings to the shared endpoint classes: who may call (authentication, rights,
-rate limits and their headers), the status of each error code and the error body, and the reply envelopes.
+rate limits and their headers), the status of each error code and the error body, and the reply envelopes;
+and the same things in its API's OpenAPI document (`document_class`, apicore.openapi_document).
 
 The endpoint classes in apicore.views do everything else (parameters, presenters, bodies, paging, the
 write transaction) the same way for every API. Main API v5 is one flavour; the Mobile API v5, the legacy
 Main API v4 and Mobile API v3 each declare their own without touching the shared part.
 """
 
+from functools import cached_property
 from typing import Any
 
 from rest_framework.response import Response
 
 from apicore.errors import ErrorCode, ServiceError
 from apicore.exceptions import PROBLEM_CONTENT_TYPE, ApiError, as_api_error, problem_body, unhandled_error
+from apicore.openapi_document import FlavourDocument
 from apicore.presenters import PresenterContext
 
 
@@ -25,6 +28,13 @@ class Flavour:
     error_content_type = PROBLEM_CONTENT_TYPE
     # Codes every authenticated call of this flavour can answer (401, 403, 429 ...), for the documentation.
     call_errors: tuple[ErrorCode, ...] = ()
+    # Its part of the OpenAPI document: envelopes and errors as JSON Schema, security schemes, the operations
+    # of views that do not describe themselves (a FlavourDocument subclass next to the flavour).
+    document_class: type[FlavourDocument] = FlavourDocument
+
+    @cached_property
+    def document(self) -> FlavourDocument:
+        return self.document_class(self)
 
     # --- callers and rights ---------------------------------------------------------------------------
 
@@ -76,3 +86,11 @@ class Flavour:
 
     def list_body(self, view, items: list[dict], meta: dict, next_url: str | None) -> dict:
         return {"data": items, "meta": meta, "links": {"next": next_url}}
+
+
+def offered_in(flavour_api: type, endpoint: type) -> type:
+    """An existing endpoint offered in another flavour, in one line: `UserListV4 = offered_in(MainV4Api, UserList)`
+    (the same as `class UserListV4(MainV4Api, UserList): pass`). Its replies, errors and operations in the
+    OpenAPI document are the other flavour's; its declarations (presenter, filters, body, rights) are the
+    endpoint's."""
+    return type(endpoint.__name__, (flavour_api, endpoint), {})

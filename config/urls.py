@@ -3,7 +3,9 @@ from django.urls import include, path
 
 from apicore.openapi import document_routes
 from apicore.routes import catch_all
+from main_api.flavour_v5 import MAIN_V5
 from main_api.urls import main_v5
+from mobile_api.flavour_v5 import MOBILE_V5
 from mobile_api.urls import mobile_v5
 
 from . import pages
@@ -14,6 +16,7 @@ urlpatterns = [
     *document_routes(
         "main/v5/",
         namespace="main_v5",
+        flavour=MAIN_V5,
         title="Main API v5",
         version="5",
         description="Generated from the endpoints' declarations. Replies are JSON; errors are Problem Details "
@@ -22,12 +25,12 @@ urlpatterns = [
     *document_routes(
         "mobile/v5/",
         namespace="mobile_v5",
+        flavour=MOBILE_V5,
         title="Mobile API v5",
         version="5",
         description="Generated from the endpoints' declarations. An app acts for one logged-in member (OAuth 2.1, "
         "authorization code with PKCE). Replies are JSON; errors are Problem Details (RFC 9457) with the API's "
         "error code in `code`, except on the /oauth endpoints (OAuth's form).",
-        generator="mobile_api.openapi_v5.MobileSchemaGenerator",
     ),
     catch_all("main/"),
     catch_all("mobile/"),

@@ -1,10 +1,12 @@
 """The Main API v5 flavour: an organization's API token (OAuth access token or, until the cut-over, the token
-itself), module rights, 120 calls a minute per token with RateLimit-* headers, Problem Details."""
+itself), module rights, 120 calls a minute per token with RateLimit-* headers, Problem Details. Its OpenAPI
+document: main_api.openapi_v5."""
 
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
 from apicore.flavours import Flavour
 from main_api.auth import MainApiTokenAuthentication
+from main_api.openapi_v5 import MainV5Document
 
 
 class MainV5(Flavour):
@@ -17,6 +19,7 @@ class MainV5(Flavour):
         ErrorCode.TOO_MANY_REQUESTS,
         ErrorCode.TOO_MANY_FAILED_AUTHORIZATIONS,
     )
+    document_class = MainV5Document
 
     def not_authenticated(self) -> ApiError:
         return ApiError(ErrorCode.UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})

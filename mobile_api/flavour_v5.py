@@ -3,7 +3,8 @@
 Callers: a member's access token (mobile_api.auth); the app's own token only where an endpoint
 says so (GET /client), elsewhere 403 10305. Rights: the app client's, per module (403 10002). Limits: per
 member login and per client, with the RateLimit-* headers of document 1. Errors and envelopes: the v5
-defaults (Problem Details, `{data}`, `{data, meta, links}`). The organization is the login's member's.
+defaults (Problem Details, `{data}`, `{data, meta, links}`). The organization is the login's member's. Its
+OpenAPI document: mobile_api.openapi_v5.
 """
 
 from dataclasses import replace
@@ -15,6 +16,7 @@ from apicore.exceptions import ApiError
 from apicore.flavours import Flavour
 from apicore.presenters import PresenterContext
 from mobile_api.auth import MobileTokenAuthentication
+from mobile_api.openapi_v5 import MobileV5Document
 
 
 class MobileV5(Flavour):
@@ -26,6 +28,7 @@ class MobileV5(Flavour):
         ErrorCode.ADDRESS_BLOCKED,
         ErrorCode.TOO_MANY_REQUESTS,
     )
+    document_class = MobileV5Document
 
     def not_authenticated(self) -> ApiError:
         return ApiError(ErrorCode.UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})

@@ -1,31 +1,23 @@
-"""The Mobile API v5's OpenAPI document (/mobile/v5/openapi.json): its security scheme (OAuth 2.1 authorization
-code with PKCE, and the app's own client credentials) and its OAuth endpoints in OAuth's form.
+"""The Mobile API v5's part of its OpenAPI document (/mobile/v5/openapi.json): its security scheme (OAuth 2.1
+authorization code with PKCE, and the app's own client credentials) and its OAuth endpoints in OAuth's form.
 
 The endpoints that declare themselves (GET /client, GET /me ...) are documented by apicore.openapi as every
-API's are. The OAuth views are django-oauth-toolkit's (mobile_api.oauth_v5): POST /oauth/token and
-POST /oauth/revoke are documented here by their base classes, so that the document follows whatever those
-views are; GET /oauth/authorize is a page for the browser, named by the security scheme (authorizationUrl),
-not an operation of the document. A view may also name its own schema in `openapi_schema`.
+API's are, with the v5 envelopes and Problem Details (apicore.openapi_document.FlavourDocument's defaults). The
+OAuth views are django-oauth-toolkit's (mobile_api.oauth_v5): POST /oauth/token and POST /oauth/revoke are
+documented here by their base classes, so that the document follows whatever those views are; GET
+/oauth/authorize is a page for the browser, named by the security scheme (authorizationUrl), not an operation
+of the document. MobileV5 names this document in its `document_class` (mobile_api.flavour_v5).
 """
 
-from django.urls import NoReverseMatch, reverse
-from drf_spectacular.openapi import AutoSchema
 from oauth2_provider.views import RevokeTokenView, TokenView
 
 from apicore.errors import ErrorCode
-from apicore.openapi import (
-    FORM,
-    JSON,
-    OAUTH_CLIENT_SCHEME,
-    OAUTH_SCHEME,
-    RATE_LIMIT_HEADERS,
-    DeclaredSchemaGenerator,
-    component,
-    error_responses,
-    header_refs,
-    problem_content,
-    view_class_of,
-)
+from apicore.openapi import FlavourSchema
+from apicore.openapi_document import FORM, JSON, RATE_LIMIT_HEADERS, Address, FlavourDocument, component
+from mobile_api.oauth_v5 import MobileAuthorizeView
+
+OAUTH_SCHEME = "oauth2"
+CLIENT_SCHEME = "clientSecretBasic"
 
 OAUTH_ERRORS = [
     "invalid_request",
@@ -109,12 +101,11 @@ REVOKE_REQUEST = {
 REVOKED = {"type": "object", "description": "Not shown: rely on the status alone."}
 
 
-class MobileOAuthFormSchema(AutoSchema):
+class MobileOAuthFormSchema(FlavourSchema):
     """A POST of an OAuth endpoint of the Mobile API, in OAuth's form (document 2: errors `{error,
     error_description}` except 429 and 500, and what the shared layer answers before the view)."""
 
     methods = ("POST",)
-    token_endpoint = False
     operation_id = ""
     summary = ""
     description = ""
@@ -125,17 +116,18 @@ class MobileOAuthFormSchema(AutoSchema):
     reply_description = ""
 
     def get_operation(self, path, path_regex, path_prefix, method, registry):
+        document = self.document
         oauth_error = {JSON: {"schema": component(registry, "OAuthError", OAUTH_ERROR)}}
 
         def reply(description, headers=("Request-Id",), **content):
-            return {"description": description, "headers": header_refs(registry, headers), "content": content}
+            return {"description": description, "headers": document.header_refs(registry, headers), "content": content}
 
         return {
             "operationId": self.operation_id,
             "summary": self.summary,
             "description": self.description,
             "tags": ["oauth"],
-            "security": [{OAUTH_CLIENT_SCHEME: []}, {}],
+            "security": [{CLIENT_SCHEME: []}, {}],
             "requestBody": {
                 "required": True,
                 "content": {FORM: {"schema": component(registry, self.request_name, self.request_schema)}},
@@ -150,7 +142,7 @@ class MobileOAuthFormSchema(AutoSchema):
                     "The request is not valid (OAuth's form), or the `Host` header names no host of this service "
                     f"(Problem Details, {ErrorCode.INVALID_PARAMETER.code}).",
                     **oauth_error,
-                    **problem_content(registry, 400, [ErrorCode.INVALID_PARAMETER]),
+                    **document.error_content(registry, 400, [ErrorCode.INVALID_PARAMETER]),
                 ),
                 "401": reply(
                     "The client id or key is not accepted (`invalid_client`).",
@@ -161,10 +153,10 @@ class MobileOAuthFormSchema(AutoSchema):
                     "The address is blocked (`access_denied`), or plain HTTP was used (Problem Details, "
                     f"{ErrorCode.HTTPS_REQUIRED.code}).",
                     **oauth_error,
-                    **problem_content(registry, 403, [ErrorCode.HTTPS_REQUIRED]),
+                    **document.error_content(registry, 403, [ErrorCode.HTTPS_REQUIRED]),
                 ),
                 "413": reply("The form is over the size limit (`invalid_request`).", **oauth_error),
-                **error_responses(
+                **document.error_responses(
                     registry,
                     {
                         414: [ErrorCode.ADDRESS_TOO_LONG],
@@ -176,7 +168,6 @@ class MobileOAuthFormSchema(AutoSchema):
 
 
 class MobileTokenSchema(MobileOAuthFormSchema):
-    token_endpoint = True
     operation_id = "oauth_token"
     summary = "Tokens for a member's login (authorization code with PKCE), a renewal, or the app's own token."
     description = (
@@ -202,41 +193,17 @@ class MobileRevokeSchema(MobileOAuthFormSchema):
     reply_description = "The login has ended (or was gone already)."
 
 
-class MobileSchemaGenerator(DeclaredSchemaGenerator):
-    """document_routes' generator for /mobile/v5/openapi.json."""
+class MobileV5Document(FlavourDocument):
+    """Every declared operation needs a member's (or, for GET /client, the app's) access token; the OAuth
+    endpoints are documented by their schemas above, and the authorize page is the scheme's authorizationUrl."""
 
-    def other_view_schema(self, path: str, view_class: type) -> type[AutoSchema] | None:
-        found = getattr(view_class, "openapi_schema", None)
-        if found is not None:
-            return found
-        if issubclass(view_class, TokenView):
-            return MobileTokenSchema
-        if issubclass(view_class, RevokeTokenView):
-            return MobileRevokeSchema
-        if path.rstrip("/").endswith("/oauth/authorize"):
-            return None  # a browser page: the security scheme's authorizationUrl
-        return super().other_view_schema(path, view_class)
+    other_views = {TokenView: MobileTokenSchema, RevokeTokenView: MobileRevokeSchema, MobileAuthorizeView: None}
 
-    def create_view(self, callback, method, request=None):
-        """A view that declares itself but whose reply is not JSON (the thumbnail's JPEG) names a subclass of
-        DeclaredAutoSchema in `openapi_schema`: that one documents it, from the same declarations."""
-        view = super().create_view(callback, method, request)
-        own = getattr(view_class_of(callback), "openapi_schema", None)
-        if own is not None and callback not in self.view_schemas:
-            schema = own()
-            self._set_schema_to_view(view, schema)
-            schema.view = view
-        return view
+    def security(self, operation) -> list[dict]:
+        return [{OAUTH_SCHEME: []}]
 
-    def _address(self, name: str, fallback: str) -> str:
-        try:
-            return reverse(f"{self.namespace}:{name}")
-        except NoReverseMatch:
-            return fallback
-
-    def security_schemes(self) -> dict:
-        token_url = self.token_url or self._address("oauth-token", "/mobile/v5/oauth/token")
-        authorize_url = self._address("oauth-authorize", "/mobile/v5/oauth/authorize")
+    def security_schemes(self, address: Address) -> dict:
+        token_url = address(TokenView)
         return {
             OAUTH_SCHEME: {
                 "type": "oauth2",
@@ -249,7 +216,7 @@ class MobileSchemaGenerator(DeclaredSchemaGenerator):
                 ),
                 "flows": {
                     "authorizationCode": {
-                        "authorizationUrl": authorize_url,
+                        "authorizationUrl": address(MobileAuthorizeView),
                         "tokenUrl": token_url,
                         "refreshUrl": token_url,
                         "scopes": {},
@@ -257,7 +224,7 @@ class MobileSchemaGenerator(DeclaredSchemaGenerator):
                     "clientCredentials": {"tokenUrl": token_url, "scopes": {}},
                 },
             },
-            OAUTH_CLIENT_SCHEME: {
+            CLIENT_SCHEME: {
                 "type": "http",
                 "scheme": "basic",
                 "description": "For the OAuth endpoints: the client id and key as user name and password.",

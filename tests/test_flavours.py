@@ -2,25 +2,33 @@
 
 The flavour below has its own authentication (a header key, chained before Main v5's Bearer token), its
 own envelopes (`{memberships: [...], meta_information}`, errors `{errors: [{id, message}]}` with v4's
-statuses: 10100 is 400), its own paging (default 2, at most 3) and an `order` parameter.
+statuses: 10100 is 400), its own paging (default 2, at most 3) and an `order` parameter. Its OpenAPI document
+(LegacyDocument) states the same envelopes and errors, an API key scheme and the operation of a view that does
+not describe itself, with apicore's generator as it is; Main v5's user groups are offered in it in one line.
 """
 
 import pytest
 from django.db.models.functions import Lower
+from django.http import JsonResponse
 from django.urls import include, path
+from django.views import View
+from openapi_spec_validator import validate as validate_spec
 from rest_framework.authentication import BaseAuthentication
 
 from accounts.api.expiry_presenters import ExpiryDateListPresenter
+from accounts.api.main_v5 import UserGroupList
 from accounts.api.presenters import GroupPresenter
 from accounts.models import Membership, UserExpiryDate
 from apicore import params
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
-from apicore.flavours import Flavour
+from apicore.flavours import Flavour, offered_in
+from apicore.openapi import FlavourSchema, document_routes
+from apicore.openapi_document import JSON, FlavourDocument, component
 from apicore.views import ItemEndpoint, ListEndpoint, OrderParameter, Paging
 from main_api.auth import MainApiTokenAuthentication
 from main_api.urls import main_v5
-from tests.factories import ExpiryDateTypeFactory, MemberFactory, MembershipFactory
+from tests.factories import ExpiryDateTypeFactory, MemberFactory, MembershipFactory, UserGroupFactory
 
 pytestmark = pytest.mark.urls("tests.test_flavours")
 
@@ -49,8 +57,82 @@ class KeyAuthentication(BaseAuthentication):
         return (None, ReadOnlyCaller(organization))
 
 
+class Status(View):
+    """A plain Django view on the API's routes: the document names the schema that documents it."""
+
+    def get(self, request):
+        return JsonResponse({"status": "ok"})
+
+
+class KeyPage(View):
+    """A page outside the document, named by the security scheme."""
+
+
+class StatusSchema(FlavourSchema):
+    methods = ("GET",)
+
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        return {
+            "operationId": "status",
+            "summary": "Whether the API is up.",
+            "security": [],
+            "responses": {
+                "200": {
+                    "description": "Up.",
+                    "headers": self.document.header_refs(registry, self.document.success_headers),
+                    "content": {JSON: {"schema": {"type": "object", "properties": {"status": {"const": "ok"}}}}},
+                }
+            },
+        }
+
+
+LEGACY_ERRORS = {
+    "type": "object",
+    "properties": {
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}, "message": {"type": "string"}},
+                "required": ["id", "message"],
+            },
+        }
+    },
+    "required": ["errors"],
+}
+
+
+class LegacyDocument(FlavourDocument):
+    success_headers = ("Request-Id",)
+    error_schema_name = "LegacyErrors"
+    error_schema = LEGACY_ERRORS
+    other_views = {Status: StatusSchema, KeyPage: None}
+
+    def security(self, operation):
+        return [{"clubKey": []}]
+
+    def security_schemes(self, address):
+        key = {"type": "apiKey", "in": "header", "name": "X-Club-Key", "description": f"See {address(KeyPage)}."}
+        return {"clubKey": key}
+
+    def item_envelope(self, item, operation):
+        return {"type": "object", "properties": {"membership": item}, "required": ["membership"]}
+
+    def list_envelope(self, item, operation):
+        listing = {"memberships": {"type": "array", "items": item}, "meta_information": {"type": "object"}}
+        return {"type": "object", "properties": listing, "required": list(listing)}
+
+    def error_body_schema(self, registry, status, errors):
+        codes = {"id": {"enum": sorted({error.code for error in errors})}}
+        return {
+            "allOf": [component(registry, self.error_schema_name, self.error_schema)],
+            "properties": {"errors": {"items": {"properties": codes}}},
+        }
+
+
 class LegacyFlavour(Flavour):
     authentication_classes = (KeyAuthentication, MainApiTokenAuthentication)
+    document_class = LegacyDocument
     status_of_code = {ErrorCode.NOT_FOUND.code: 400}
     error_content_type = "application/json"
 
@@ -64,8 +146,11 @@ class LegacyFlavour(Flavour):
         return {"errors": [{"id": error.code, "message": error.detail or error.error.title}]}
 
 
+LEGACY = LegacyFlavour()
+
+
 class Legacy:
-    flavour = LegacyFlavour()
+    flavour = LEGACY
 
 
 class Memberships(Legacy, ListEndpoint):
@@ -99,11 +184,18 @@ class MembershipOne(Legacy, ItemEndpoint):
     presenter_class = GroupPresenter
 
 
+legacy = [
+    path("memberships", Memberships.as_view()),
+    path("memberships/<int:pk>", MembershipOne.as_view()),
+    path("dates", ComingDates.as_view()),
+    path("user-groups", offered_in(Legacy, UserGroupList).as_view()),  # Main v5's user groups, in this flavour
+    path("status", Status.as_view()),
+    path("key", KeyPage.as_view()),
+]
 urlpatterns = [
     path("main/v5/", include((main_v5, "main_v5"))),
-    path("legacy/memberships", Memberships.as_view()),
-    path("legacy/memberships/<int:pk>", MembershipOne.as_view()),
-    path("legacy/dates", ComingDates.as_view()),
+    path("legacy/", include((legacy, "legacy"))),
+    *document_routes("legacy/", namespace="legacy", flavour=LEGACY, title="Legacy", version="4"),
 ]
 
 
@@ -165,3 +257,30 @@ def test_a_filter_default_and_extra_meta(client, org, frozen_time):
 
     reply = client.get("/legacy/dates", {"from": "2026-01-01"}, secure=True, **key(org)).json()
     assert [item["expiry_date"] for item in reply["memberships"]] == ["2026-11-24", "2026-11-25", "2026-12-01"]
+
+
+def test_the_flavours_document(client, org, memberships):
+    """The generator as it is writes the flavour's document: its envelopes, errors, scheme and other views."""
+    from tests.test_openapi import Conformance
+
+    document = client.get("/legacy/openapi.json", secure=True).json()
+    validate_spec(document)
+    assert set(document["paths"]) == {"/memberships", "/memberships/{id}", "/dates", "/user-groups", "/status"}
+    assert document["components"]["securitySchemes"] == {
+        "clubKey": {"type": "apiKey", "in": "header", "name": "X-Club-Key", "description": "See /legacy/key."}
+    }
+    groups = document["paths"]["/user-groups"]["get"]
+    assert groups["security"] == [{"clubKey": []}]
+    assert list(groups["responses"]["400"]["content"]) == ["application/json"]  # the flavour's error media type
+    assert list(groups["responses"]["200"]["headers"]) == ["Request-Id"]
+
+    conformance = Conformance(document)
+    group = UserGroupFactory(organization=org, name="Pilots")
+    listing = client.get("/legacy/user-groups", secure=True, **key(org))
+    assert listing.json()["memberships"] == [{"id": group.pk, "name": "Pilots"}]  # Main v5's, in this envelope
+    conformance.check("get", "/user-groups", listing, 200)
+    conformance.check("get", "/memberships", client.get("/legacy/memberships", secure=True, **key(org)), 200)
+    one = client.get(f"/legacy/memberships/{memberships[0].pk}", secure=True, **key(org))
+    conformance.check("get", "/memberships/{id}", one, 200)
+    conformance.check("get", "/memberships/{id}", client.get("/legacy/memberships/0", secure=True, **key(org)), 400)
+    conformance.check("get", "/status", client.get("/legacy/status", secure=True), 200)

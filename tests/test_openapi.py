@@ -710,7 +710,7 @@ def mobile_document():
 def mobile_api_routes():
     """(OpenAPI path, view class) of every Mobile v5 route the document has an operation for (the authorize
     page is the security scheme's authorizationUrl, not an operation)."""
-    from mobile_api.openapi_v5 import MobileSchemaGenerator
+    from mobile_api.flavour_v5 import MOBILE_V5
 
     def walk(patterns, prefix):
         for pattern in patterns:
@@ -719,8 +719,8 @@ def mobile_api_routes():
             elif isinstance(pattern, URLPattern):
                 route = "/" + ROUTE_PARAMETER.sub(r"{\1}", prefix + str(pattern.pattern)).replace("{pk}", "{id}")
                 view_class = pattern.callback.view_class
-                if hasattr(view_class, "describe") or MobileSchemaGenerator.other_view_schema(
-                    None, f"{MOBILE_BASE}{route}", view_class
+                if hasattr(view_class, "describe") or MOBILE_V5.document.other_view_schema(
+                    f"{MOBILE_BASE}{route}", view_class
                 ):
                     yield route, view_class
 

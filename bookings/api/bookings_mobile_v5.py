@@ -18,7 +18,8 @@ from rest_framework.response import Response
 from apicore import clock, params
 from apicore.errors import ErrorCode, FieldProblem
 from apicore.exceptions import PROBLEM_CONTENT_TYPE
-from apicore.openapi import JSON, PROBLEM, DeclaredAutoSchema, component
+from apicore.openapi import DeclaredAutoSchema
+from apicore.openapi_document import JSON, PROBLEM, component
 from apicore.problems import raise_problems
 from apicore.schema import Field as BodyField
 from apicore.schema import Int, Invalid, Number, Schema, Text, clean_object

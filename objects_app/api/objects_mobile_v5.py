@@ -11,7 +11,7 @@ from django.utils.http import parse_etags
 
 from apicore.errors import ErrorCode
 from apicore.exceptions import ApiError
-from apicore.openapi import RATE_LIMIT_HEADERS, DeclaredAutoSchema, header_refs
+from apicore.openapi import DeclaredAutoSchema
 from apicore.views import ItemEndpoint, ListEndpoint
 from mobile_api.flavour_v5 import MobileV5Api
 
@@ -78,7 +78,7 @@ class ThumbnailSchema(DeclaredAutoSchema):
         responses = operation["responses"]
         responses["304"] = {
             "description": "Not modified: the app's copy (If-None-Match) is the current picture; no body.",
-            "headers": {**self.caching_headers(), **header_refs(registry, ("Request-Id", *RATE_LIMIT_HEADERS))},
+            "headers": {**self.caching_headers(), **self.document.header_refs(registry, self.document.success_headers)},
         }
         operation["responses"] = dict(sorted(responses.items()))
         return operation
@@ -87,7 +87,7 @@ class ThumbnailSchema(DeclaredAutoSchema):
         return {
             "description": "The object's picture: a JPEG of 150 by 100 pixels.",
             "headers": {
-                **header_refs(self.registry, ("Request-Id", *RATE_LIMIT_HEADERS)),
+                **self.document.header_refs(self.registry, self.document.success_headers),
                 **self.caching_headers(),
             },
             "content": {JPEG: {"schema": {"type": "string", "contentMediaType": JPEG}}},

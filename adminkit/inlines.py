@@ -2,12 +2,25 @@
 
 from django.contrib import admin
 
+from adminkit.site import organization_form
+
 
 class ParentPermissionInline(admin.TabularInline):
-    """An inline that may do what its parent page may (the site's rule, not Django's model permissions)."""
+    """An inline that may do what its parent page may (the site's rule, not Django's model permissions). Its
+    rows' relation choices are scoped as the page's are (adminkit.site.OrganizationScopedAdmin), with the
+    inline's own `shared_choices`, `current_choice_kept` and `unscoped_choices`."""
+
+    shared_choices: tuple[str, ...] = ()
+    current_choice_kept: tuple[str, ...] = ()
+    unscoped_choices: dict[str, str] = {}
 
     def _parent(self):
         return self.admin_site._registry[self.parent_model]
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        formset.form = organization_form(formset.form, self, self.admin_site.current_organization(request))
+        return formset
 
     def has_view_permission(self, request, obj=None):
         return self._parent().has_view_permission(request, obj)

@@ -35,6 +35,7 @@ from accounts.services import (
 from adminkit.inlines import ParentPermissionInline
 from adminkit.service_admin import ServiceSavedAdmin
 from adminkit.site import OrganizationScopedAdmin
+from apicore import tenancy
 from apicore.errors import ServiceError
 from economy.selectors import member_balance
 
@@ -43,7 +44,6 @@ from economy.selectors import member_balance
 class OrganizationAdmin(OrganizationScopedAdmin):
     """An administrator sees and changes their own organization's settings; only support adds or deletes."""
 
-    organization_field = "pk"
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_display = ["name", "reference_icao", "country", "timezone", "is_trial"]
     search_fields = ["name"]
@@ -167,9 +167,11 @@ class UserExpiryDateInline(ParentPermissionInline):
     extra = 1
 
     def get_formset(self, request, obj=None, **kwargs):
-        formset = super().get_formset(request, obj, **kwargs)
-        organization = obj.organization if obj else self._parent().current_organization(request)
-        formset.form.base_fields["type"].queryset = ExpiryDateType.objects.filter(organization=organization)
+        formset = super().get_formset(request, obj, **kwargs)  # types of the current organization
+        if obj is not None and request.user.is_superuser:
+            # Support, who sees every organization, is offered the member's organization's types.
+            types = formset.form.base_fields["type"]
+            types.queryset = tenancy.owned(types.queryset, obj.organization)
         formset.form.refusal = getattr(request, "admin_refusal", None)
         return formset
 
@@ -386,6 +388,8 @@ class ExpiryDateTypeAdmin(ServiceSavedAdmin):
     """Expiry date types, made, changed and deleted through expiry_date_type_create, _update and _delete."""
 
     form = ExpiryDateTypeForm
+    # The objects the organization books: its own and those shared with it (§3.12).
+    shared_choices = ("booking_excluded_object_ids",)
     list_display = [
         "name",
         "may_never_expire",

@@ -18,6 +18,7 @@ from django.db.models import Q, Value
 from django.db.models.base import ModelBase
 from django.db.models.functions import Lower
 from django.db.models.lookups import Contains
+from django.forms import ModelChoiceField
 from django.http import HttpResponsePermanentRedirect
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -27,7 +28,8 @@ from django.utils.text import smart_split, unescape_string_literal
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import MemberLoginForm
-from accounts.models import Organization, Role, User
+from accounts.models import Organization, Role
+from apicore import tenancy
 
 CURRENT_ORGANIZATION_SESSION_KEY = "admin_organization_id"
 # Model pages that moved from accounts to another app (issue 17), by model name: the app they are in now.
@@ -228,35 +230,41 @@ site = admin.site
 class OrganizationScopedAdmin(admin.ModelAdmin):
     """A model admin that shows and changes only the current organization's rows.
 
-    - `organization_field` is the lookup from the model to its organization ("organization", or a path
-      such as "member__organization"; "pk" for Organization itself).
-    - Lists and object pages are limited to the current organization (another's object is "not found").
+    Whose rows are whose is the model's tenancy declaration (`tenant_path`, apicore.tenancy), the same one the
+    APIs scope by; no admin declares it again.
+    - Lists and object pages are limited to the current organization's own rows (another's row is "not
+      found"); a table of the whole service (`tenant_path = None`) is support's unless the page says otherwise.
     - On create the organization is set to the current one; its field is hidden from administrators.
-    - Choices of foreign keys and many-to-many fields only offer the current organization's rows
-      (for a relation to User: logins that are members of the organization).
+    - Choices of every relation field of the page's forms and inlines, declared or made from the model, and
+      autocomplete results offer only the current organization's rows by the related model's tenancy (for a
+      login: the logins that are members of the organization). A page names its exceptions:
+      `shared_choices`, fields that also offer rows shared with the organization (apicore.tenancy.visible:
+      objects_app's one visibility rule); `current_choice_kept`, fields whose row's current value stays a choice
+      though another organization's (the booker of a shared object); `unscoped_choices`, {field: why} for a
+      rule of the page's own.
     - has_*_permission follow the site's rule, not Django's model permissions.
     Superusers see and choose everything.
     """
 
-    organization_field = "organization"
+    shared_choices: tuple[str, ...] = ()
+    current_choice_kept: tuple[str, ...] = ()
+    unscoped_choices: dict[str, str] = {}
 
     # --- the rule ---------------------------------------------------------------------------------------
 
     def current_organization(self, request) -> Organization | None:
         return self.admin_site.current_organization(request)
 
-    def organization_id_of(self, obj) -> int | None:
-        *path, last = self.organization_field.split("__")
-        for step in path:
-            obj = getattr(obj, step)
-        return obj.pk if last == "pk" else getattr(obj, f"{last}_id")
-
     def has_organization_permission(self, request, obj=None) -> bool:
         if not self.admin_site.has_permission(request):
             return False
-        if request.user.is_superuser or obj is None:
+        if request.user.is_superuser:
             return True
-        return self.organization_id_of(obj) == self.current_organization(request).pk
+        if tenancy.is_service_wide(self.model):
+            return False  # the service's own rows are support's (a page may let administrators look)
+        if obj is None:
+            return True
+        return tenancy.organization_ids(obj) == {self.current_organization(request).pk}
 
     def has_module_permission(self, request):
         return self.has_organization_permission(request)
@@ -276,6 +284,25 @@ class OrganizationScopedAdmin(admin.ModelAdmin):
     # --- rows ---------------------------------------------------------------------------------------------
 
     def get_search_results(self, request, queryset, search_term):
+        queryset, may_have_duplicates = self.search_results(request, queryset, search_term)
+        if request.resolver_match is not None and request.resolver_match.url_name == "autocomplete":
+            # The choices of a relation field typed into: the current organization's rows, by the source
+            # page's rule for the field (the rows come from this page's own scoped list already).
+            source = self._autocomplete_source(request)
+            name = request.GET.get("field_name", "")
+            if source is None or name not in source.unscoped_choices:
+                shared = source is not None and name in source.shared_choices
+                queryset = scoped_choices(queryset, self.current_organization(request), shared=shared)
+        return queryset, may_have_duplicates
+
+    def _autocomplete_source(self, request):
+        for model, model_admin in self.admin_site._registry.items():
+            opts = model._meta
+            if (opts.app_label, opts.model_name) == (request.GET.get("app_label"), request.GET.get("model_name")):
+                return model_admin if isinstance(model_admin, OrganizationScopedAdmin) else None
+        return None
+
+    def search_results(self, request, queryset, search_term):
         """Django's search (every word in one of the fields), with letter case folded alike on every database.
 
         Django looks for `field__icontains=word`, which SQLite runs as LIKE: it folds ASCII letters only, so
@@ -307,41 +334,18 @@ class OrganizationScopedAdmin(admin.ModelAdmin):
         organization = self.current_organization(request)
         if organization is None:
             return queryset
-        return queryset.filter(**{self.organization_field: organization.pk})
-
-    def scoped_choices(self, request, queryset):
-        """Limit a relation's choices to the current organization."""
-        organization = self.current_organization(request)
-        model = queryset.model
-        if organization is None:
-            return queryset
-        if model is Organization:
-            return queryset.filter(pk=organization.pk)
-        if model is User:
-            return queryset.filter(members__organization=organization).distinct()
-        if any(field.name == "organization" for field in model._meta.get_fields()):
-            return queryset.filter(organization=organization)
-        return queryset
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
-        if formfield is not None and hasattr(formfield, "queryset"):
-            formfield.queryset = self.scoped_choices(request, formfield.queryset)
-        return formfield
-
-    def formfield_for_manytomany(self, db_field, request, **kwargs):
-        formfield = super().formfield_for_manytomany(db_field, request, **kwargs)
-        if formfield is not None and hasattr(formfield, "queryset"):
-            formfield.queryset = self.scoped_choices(request, formfield.queryset)
-        return formfield
+        return tenancy.owned(queryset, organization)
 
     # --- the organization field ---------------------------------------------------------------------------
 
     @property
     def own_organization_field(self) -> str | None:
-        """The model's own organization field, when it has one (set on create, hidden from administrators)."""
-        name = self.organization_field
-        return None if "__" in name or name == "pk" else name
+        """The model's own organization field, when its tenant path is one (set on create, hidden from
+        administrators)."""
+        paths = tenancy.tenant_paths(self.model)
+        if len(paths) != 1 or "__" in paths[0] or paths[0] == "pk":
+            return None
+        return paths[0]
 
     def _hides_organization(self, request) -> bool:
         return self.own_organization_field is not None and not request.user.is_superuser
@@ -395,11 +399,7 @@ class OrganizationScopedAdmin(admin.ModelAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        field = self.own_organization_field
-        organization = self.current_organization(request)
-        if field is None or organization is None:
-            return form
-        return type(form.__name__, (_SetOrganizationForm, form), {"organization_name": field, "scoped": organization})
+        return organization_form(form, self, self.current_organization(request), self.own_organization_field)
 
     def save_model(self, request, obj, form, change):
         field = self.own_organization_field
@@ -432,18 +432,64 @@ class SupportOnlyAdmin(OrganizationScopedAdmin):
         return self.support(request)
 
 
-class _SetOrganizationForm:
-    """Sets a new row's organization before validation, so that uniqueness within it is checked too."""
+def scoped_choices(queryset, organization, *, shared: bool = False, current=None):
+    """A relation field's choices for an administrator of `organization` (None: a superuser, every row): the
+    organization's own rows by the model's tenancy, with `shared` those shared with it too; `current` (a
+    primary key) stays a choice. A table of the whole service is offered whole."""
+    model = queryset.model
+    if organization is None or tenancy.is_service_wide(model):
+        return queryset
+    rows = tenancy.visible(queryset, organization) if shared else tenancy.owned(queryset, organization)
+    if current is not None:
+        rows = rows | queryset.filter(pk=current)
+    if any(tenancy.spans_many(model, path) for path in tenancy.tenant_paths(model)):
+        rows = rows.distinct()
+    return rows
 
-    organization_name: str
+
+def organization_form(form, rules, organization: Organization | None, organization_field: str | None = None):
+    """The form class of a page or inline for an administrator of `organization` (None: a superuser, the form
+    as it is): its relation fields' choices scoped by `rules` (the page's or inline's shared_choices,
+    current_choice_kept, unscoped_choices) and a new row's organization field set to it."""
+    if organization is None:
+        return form
+    attributes = {
+        "scoped": organization,
+        "organization_name": organization_field,
+        "shared_choices": frozenset(rules.shared_choices),
+        "current_choice_kept": frozenset(rules.current_choice_kept),
+        "unscoped_choices": frozenset(rules.unscoped_choices),
+    }
+    return type(form.__name__, (_OrganizationForm, form), attributes)
+
+
+class _OrganizationForm:
+    """Scopes every model choice field of the form (however it was made: from the model, declared, or set in
+    the form's own __init__) to the current organization, and sets a new row's organization before validation,
+    so that uniqueness within it is checked too."""
+
     scoped: Organization
+    organization_name: str | None
+    shared_choices: frozenset = frozenset()
+    current_choice_kept: frozenset = frozenset()
+    unscoped_choices: frozenset = frozenset()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if self.instance._state.adding:
+        if self.organization_name is not None and self.instance._state.adding:
             setattr(self.instance, self.organization_name, self.scoped)
+        for name, field in self.fields.items():
+            if name in self.unscoped_choices or not isinstance(field, ModelChoiceField):
+                continue
+            current = None
+            if name in self.current_choice_kept and not self.instance._state.adding:
+                current = getattr(self.instance, f"{name}_id", None)
+            field.queryset = scoped_choices(
+                field.queryset, self.scoped, shared=name in self.shared_choices, current=current
+            )
 
     def _get_validation_exclusions(self):
         exclusions = super()._get_validation_exclusions()
-        exclusions.discard(self.organization_name)
+        if self.organization_name is not None:
+            exclusions.discard(self.organization_name)
         return exclusions

@@ -48,6 +48,9 @@ class Endpoint(APIView):
     parent_model = None
     parent_lookup = "pk"
     parent_kwarg = "pk"
+    # Rows of a model shared through objects (apicore.tenancy): True gives the organization's own rows alone,
+    # not those it sees through sharing (Main v5's flight log: own objects only).
+    own_rows_only = False
     # Error codes an operation can answer beyond the conventions' own, by method (documentation).
     errors: dict[str, tuple[ErrorCode, ...]] = {}
     # The JSON Schema of a reply's item where no presenter makes it (documentation).
@@ -107,8 +110,9 @@ class Endpoint(APIView):
         return self.model.objects.all()
 
     def get_queryset(self) -> QuerySet:
-        """Only the caller's organization's rows: the one place every endpoint is scoped."""
-        return tenancy.scope(self.base_queryset(), self.organization)
+        """Only the caller's organization's rows (by the model's tenancy declaration, apicore.tenancy): the one
+        place every endpoint is scoped."""
+        return tenancy.scope(self.base_queryset(), self.organization, own_only=self.own_rows_only)
 
     @cached_property
     def parent(self):

@@ -14,7 +14,6 @@ People are shown by name; times are the organization's local times (the site act
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.templatetags.admin_urls import add_preserved_filters
-from django.db.models import Q
 from django.db.models.functions import Lower
 from django.http import HttpResponseRedirect
 from django.urls import reverse
@@ -70,7 +69,8 @@ class BookingForm(RefusalErrors, forms.ModelForm):
 @admin.register(Booking)
 class BookingAdmin(ServiceSavedAdmin):
     form = BookingForm
-    organization_field = "object__organization"
+    # The booker of a shared object may be a member of the organization it is shared with: they stay a choice.
+    current_choice_kept = ("user", "student")
     list_display = ["object", "booker", "student_name", "type", "primary_or_queue", "start", "end"]
     list_display_links = ["object", "booker"]
     list_filter = ["object", "start_at", "is_primary", "type"]
@@ -119,17 +119,10 @@ class BookingAdmin(ServiceSavedAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        organization = self.current_organization(request)
         for name in ("user", "student"):
             field = form.base_fields.get(name)
-            if field is None:
-                continue
-            people = Q() if organization is None else Q(members__organization=organization)
-            current = getattr(obj, f"{name}_id", None) if obj is not None else None
-            if current is not None and organization is not None:
-                # The booker of a shared object may be a member of the organization it is shared with.
-                people |= Q(pk=current)
-            field.queryset = User.objects.filter(people).distinct().order_by(Lower("name"), "username", "id")
+            if field is not None:  # people by name (the site scopes them to the organization's members)
+                field.queryset = User.objects.order_by(Lower("name"), "username", "id")
         return form
 
     # --- saving by the booking rules ---------------------------------------------------------------------

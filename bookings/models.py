@@ -6,10 +6,12 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from objects_app.models import on_visible_objects
-
 
 class Booking(models.Model):
+    # The object's organization's; organizations the object is shared with see its bookings too.
+    tenant_path = "object__organization"
+    shared_through = "object"
+
     object = models.ForeignKey(
         "objects_app.BookableObject", on_delete=models.CASCADE, related_name="bookings", verbose_name=_("object")
     )
@@ -60,8 +62,3 @@ class Booking(models.Model):
     def __str__(self) -> str:
         # In the active time zone: the organization website activates the organization's.
         return f"{self.object} {timezone.localtime(self.start_at):%Y-%m-%d %H:%M}"
-
-    @classmethod
-    def visible_to(cls, queryset, organization):
-        """The API scoping point (apicore.tenancy): bookings of own and shared objects."""
-        return on_visible_objects(queryset, organization)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Member
 from adminkit.forms import RefusalErrors
+from apicore import tenancy
 from apicore.errors import ErrorCode, ServiceError
 
 from .models import Account, CostCenter, Project, Transaction
@@ -80,10 +81,10 @@ class TransactionForm(RefusalErrors, forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         organization = self.scoped_organization
-        members = Member.objects.select_related("user").order_by("user__name", "member_number", "pk")
-        if organization is not None:
-            members = members.filter(organization=organization)
-        self.fields["member"].queryset = members
+        # Members by name; the site scopes them to the organization's (adminkit.site).
+        self.fields["member"].queryset = Member.objects.select_related("user").order_by(
+            "user__name", "member_number", "pk"
+        )
         if "comment" in self.fields:
             self.fields["comment"].strip = True
         for name, model, column in (
@@ -94,7 +95,7 @@ class TransactionForm(RefusalErrors, forms.ModelForm):
         ):
             rows = model.objects.order_by(column)
             if organization is not None:
-                rows = rows.filter(organization=organization)
+                rows = tenancy.owned(rows, organization)
             choices = dict.fromkeys((getattr(row, column), f"{getattr(row, column)} {row.name}") for row in rows)
             self.fields[name].choices = [("", "---------"), *choices]
 

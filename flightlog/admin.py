@@ -17,7 +17,6 @@ import datetime as dt
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AdminTimeWidget
-from django.db.models import Q
 from django.db.models.functions import Lower
 from django.http import HttpResponseRedirect
 from django.utils.html import format_html
@@ -30,7 +29,6 @@ from adminkit.service_admin import ServiceSavedAdmin
 from adminkit.site import OrganizationScopedAdmin
 from apicore import clock
 from apicore.errors import ServiceError
-from objects_app.models import BookableObject, Remark
 
 from .clock_times import ClockTimeError, LocalFlightTimes, local_clock_times, utc_times
 from .models import Airport, FlightApproval, FlightLogEntry, FlightType
@@ -65,6 +63,11 @@ class MemberChoiceField(forms.ModelChoiceField):
 
     def label_from_instance(self, obj):
         return str(obj)
+
+
+def members_by_name():
+    """Members in the order an administrator looks for them: by name, then member number."""
+    return Member.objects.select_related("user").order_by(Lower("user__name"), "member_number", "id")
 
 
 def _clock_field(label):
@@ -154,7 +157,8 @@ class FlightLogEntryAdmin(ServiceSavedAdmin):
     services. An endorsed flight is locked: its page is read-only, and deleting it is refused."""
 
     form = FlightForm
-    organization_field = "object__organization"
+    # A member of an organization the object is shared with may have flown it: the flight's crew stays a choice.
+    current_choice_kept = CREW
     list_display = [
         "date",
         "object",
@@ -262,27 +266,11 @@ class FlightLogEntryAdmin(ServiceSavedAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        organization = self.current_organization(request)
-        if organization is None:
+        if self.current_organization(request) is None:
             return form
-        fields = form.base_fields
-        if "object" in fields:
-            fields["object"].queryset = BookableObject.objects.filter(organization=organization)
-        for name in CREW:
-            if name not in fields:
-                continue
-            people = Q(organization=organization)
-            current = getattr(obj, f"{name}_id", None) if obj is not None else None
-            if current is not None:
-                # A member of an organization the object is shared with may have flown it.
-                people |= Q(pk=current)
-            fields[name].queryset = (
-                Member.objects.filter(people)
-                .select_related("user")
-                .order_by(Lower("user__name"), "member_number", "id")
-            )
-        if "remark" in fields:
-            fields["remark"].queryset = Remark.objects.filter(object__organization=organization)
+        for name in CREW:  # by name (the site scopes them to the organization's members)
+            if name in form.base_fields:
+                form.base_fields[name].queryset = members_by_name()
         return form
 
     # --- saving through the services ---------------------------------------------------------------------
@@ -364,7 +352,6 @@ class FlightApprovalAdmin(ServiceSavedAdmin):
     through flight_approval_create and flight_approval_update."""
 
     form = FlightApprovalForm
-    organization_field = "member__organization"
     list_display = ["member_name", "object", "flight_type_names"]
     list_display_links = ["member_name", "object"]
     list_filter = ["object"]
@@ -396,20 +383,8 @@ class FlightApprovalAdmin(ServiceSavedAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        organization = self.current_organization(request)
-        if organization is None:
-            return form
-        fields = form.base_fields
-        if "member" in fields:
-            fields["member"].queryset = (
-                Member.objects.filter(organization=organization)
-                .select_related("user")
-                .order_by(Lower("user__name"), "member_number", "id")
-            )
-        if "object" in fields:
-            fields["object"].queryset = BookableObject.objects.filter(organization=organization)
-        if "flight_types" in fields:
-            fields["flight_types"].queryset = FlightType.objects.filter(organization=organization)
+        if self.current_organization(request) is not None and "member" in form.base_fields:
+            form.base_fields["member"].queryset = members_by_name()  # the site scopes them
         return form
 
 
@@ -420,9 +395,6 @@ class AirportAdmin(OrganizationScopedAdmin):
     list_display = ["icao", "name", "latitude", "longitude"]
     search_fields = ["icao", "name"]
     ordering = ["icao"]
-
-    def get_queryset(self, request):
-        return admin.ModelAdmin.get_queryset(self, request)  # one table for the whole service
 
     def has_view_permission(self, request, obj=None):
         return self.admin_site.has_permission(request)

@@ -8,6 +8,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Airport(models.Model):
+    # One table for the whole service: no organization owns an airport (apicore.tenancy).
+    tenant_path = None
+
     icao = models.CharField(_("ICAO code"), max_length=4, unique=True)
     name = models.CharField(_("name"), max_length=200)
     latitude = models.DecimalField(_("latitude"), max_digits=9, decimal_places=6, null=True, blank=True)
@@ -82,6 +85,8 @@ def _reading(verbose_name) -> models.DecimalField:
 
 class FlightLogEntry(models.Model):
     tenant_path = "object__organization"
+    # Organizations the object is shared with see its flights (the Mobile API); Main v5 shows own objects only.
+    shared_through = "object"
 
     object = models.ForeignKey(
         "objects_app.BookableObject", on_delete=models.PROTECT, related_name="flights", verbose_name=_("object")

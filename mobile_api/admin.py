@@ -118,10 +118,9 @@ class AppClientForm(_MobileRightsFields, forms.ModelForm):
 @admin.register(AppClient)
 class AppClientAdmin(SupportOnlyAdmin):
     """Support's pages; nobody else may even see them (has_*_permission). The rows belong to no one
-    organization, so the site's scoping never applies: only superusers, who see everything, get here."""
+    organization (AppClient.tenant_path is None): only superusers, who see everything, get here."""
 
     section = (_("System settings"), _("App clients"))
-    organization_field = "organizations"
     form = AppClientForm
     filter_horizontal = ["organizations"]
     list_display = ["name", "app_name", "confidential", "organization_list", "revoked_state"]

@@ -50,10 +50,3 @@ class BlockedAddressAdmin(SupportOnlyAdmin):
     search_fields = ["network", "reason"]
     readonly_fields = ["created_at"]
     fields = ["network", "reason", "created_at"]
-
-    # No organization of its own: nothing to set on a new row or to hide from the form.
-    own_organization_field = None
-
-    def get_queryset(self, request):
-        # No organization of its own: the site's scoping does not apply (and only support gets here).
-        return BlockedAddress.objects.all()

@@ -16,6 +16,9 @@ class AppClient(models.Model):
     `redirect_uris`. A revoked client stays for the record; nothing of it works any more.
     """
 
+    # The service's own: support sets clients up; `organizations` are those allowed, not owners (apicore.tenancy).
+    tenant_path = None
+
     name = models.CharField(_("developer"), max_length=200)
     app_name = models.CharField(_("app name"), max_length=200)
     developer_contact = models.EmailField(_("developer's email address"), blank=True)
@@ -84,6 +87,8 @@ class MobileLogin(models.Model):
     of the authorization code it was made from, so that a replayed code ends the login it made (RFC 9700).
     """
 
+    tenant_path = "member__organization"
+
     class EndReason(models.TextChoices):
         MEMBER = "member", _("ended by the member")
         APP = "app", _("logged out in the app")
@@ -125,6 +130,8 @@ class MobileLogin(models.Model):
 class AppConsent(models.Model):
     """The member allowed this app for this organization: the consent page is not shown again."""
 
+    tenant_path = "member__organization"
+
     app_client = models.ForeignKey(
         "mobile_api.AppClient", on_delete=models.CASCADE, related_name="consents", verbose_name=_("app client")
     )
@@ -146,6 +153,8 @@ class AppConsent(models.Model):
 
 class BlockedAddress(models.Model):
     """An IP address or network that the Mobile API refuses (403 10003), kept by support in the admin."""
+
+    tenant_path = None  # the service's own list (apicore.tenancy)
 
     network = models.CharField(
         _("address or network"), max_length=50, unique=True, help_text=_("For example 203.0.113.7 or 198.51.100.0/24.")

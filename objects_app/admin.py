@@ -54,6 +54,7 @@ class ObjectShareInline(ParentPermissionInline):
     extra = 0
     verbose_name = _("organization shared with")
     verbose_name_plural = _("shared with organizations")
+    unscoped_choices = {"organization": "an object is shared with other organizations: any but its owner"}
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
@@ -322,7 +323,6 @@ class RemarkAdmin(ServiceSavedAdmin):
     """Remarks on the organization's objects, newest first. Written through remark_create; acknowledged,
     commented and closed with the buttons of the remark's page (or the list's actions) through the services."""
 
-    organization_field = "object__organization"
     form = RemarkForm
     list_display = ["created_at", "object", "category", "state", "written_by", "short_description"]
     list_display_links = ["created_at", "short_description"]

@@ -23,20 +23,14 @@ class StatusLevel(models.IntegerChoices):
     RED = 2, _("Red")
 
 
-def visible_objects(organization) -> Q:
-    """A condition on objects: the organization's own and those shared with it."""
-    shared = ObjectShare.objects.filter(organization=organization).values("object_id")
-    return Q(organization=organization) | Q(pk__in=shared)
-
-
-def on_visible_objects(queryset: models.QuerySet, organization, path: str = "object") -> models.QuerySet:
-    """Rows of `queryset` whose object (at `path`) the organization owns or is shared."""
-    return queryset.filter(**{f"{path}__in": BookableObject.objects.filter(visible_objects(organization))})
-
-
 class ObjectQuerySet(models.QuerySet):
     def visible_to(self, organization) -> "ObjectQuerySet":
-        return self.filter(visible_objects(organization))
+        """The one visibility rule of objects: the organization's own and those shared with it (an organization
+        or its id). Every caller uses it: selectors, rules, services, the website, and the APIs' scoping point
+        (apicore.tenancy.visible), which also gives the rows of a model `shared_through` an object (bookings,
+        remarks, flights) by their object's visibility."""
+        shared = ObjectShare.objects.filter(organization=organization).values("object_id")
+        return self.filter(Q(organization=organization) | Q(pk__in=shared))
 
 
 class BookableObject(models.Model):
@@ -95,11 +89,6 @@ class BookableObject(models.Model):
             return f"{self.registration} ({self.type_designator})"
         return self.registration
 
-    @classmethod
-    def visible_to(cls, queryset, organization):
-        """The API scoping point (apicore.tenancy): own and shared objects."""
-        return queryset.filter(visible_objects(organization))
-
     @property
     def is_aircraft(self) -> bool:
         return self.category == Category.AIRCRAFT
@@ -107,6 +96,9 @@ class BookableObject(models.Model):
 
 class ObjectShare(models.Model):
     """An object that its organization lets another organization see and book."""
+
+    # The sharing is the object's organization's (the one it is shared with is `organization`).
+    tenant_path = "object__organization"
 
     object = models.ForeignKey(
         BookableObject, on_delete=models.CASCADE, related_name="shares", verbose_name=_("object")
@@ -167,6 +159,10 @@ class RemarkState(models.TextChoices):
 class Remark(models.Model):
     """A remark written on an object (a squawk): info, yellow or red, until it is closed."""
 
+    tenant_path = "object__organization"
+    # Sharing organizations receive remark events (webhooks) and fetch the remark: shared objects' remarks too.
+    shared_through = "object"
+
     object = models.ForeignKey(
         BookableObject, on_delete=models.CASCADE, related_name="remarks", verbose_name=_("object")
     )
@@ -191,11 +187,6 @@ class Remark(models.Model):
 
     def __str__(self) -> str:
         return self.description[:60]
-
-    @classmethod
-    def visible_to(cls, queryset, organization):
-        # Sharing organizations receive remark events (webhooks) and fetch the remark: shared objects too.
-        return on_visible_objects(queryset, organization)
 
 
 class RemarkAction(models.TextChoices):

@@ -14,7 +14,7 @@ from accounts.models.user import full_name_of
 from apicore import clock
 from apicore.database import UtcText
 
-from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState, visible_objects
+from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
 from .status import Limits
 
 # The columns of a person reference {id, name} read from the login at `path`.
@@ -48,8 +48,10 @@ def calendar_objects_for(member) -> QuerySet:
     organization and the active objects shared with it (../shared/DECISIONS.md "Booking rules", rule 1; the order:
     docs/decisions.md §9.29 "GET /objects: order and visibility")."""
     organization_id = member.organization_id
-    return BookableObject.objects.filter(visible_objects(organization_id), active=True).order_by(
-        *calendar_order(organization_id)
+    return (
+        BookableObject.objects.visible_to(organization_id)
+        .filter(active=True)
+        .order_by(*calendar_order(organization_id))
     )
 
 
@@ -130,7 +132,7 @@ def remark_history_of(remark_ids: Iterable[int], *, at: callable) -> Iterator[tu
 
 def visible_zones(organization) -> list[str]:
     """The time zones of the organizations whose objects the organization sees (its own and sharers')."""
-    objects = BookableObject.visible_to(BookableObject.objects.all(), organization)
+    objects = BookableObject.objects.visible_to(organization)
     zones = set(objects.order_by().values_list("organization__timezone", flat=True).distinct())
     zones.add(organization.timezone)
     return sorted(zones)

@@ -37,7 +37,6 @@ class DeliveryAdmin(OrganizationScopedAdmin):
     """The log: read by administrators and support; only support redelivers. Nobody edits or deletes a
     delivery here (the log keeps itself 30 days)."""
 
-    organization_field = "webhook__organization"
     list_display = [
         "event_type",
         "entity",

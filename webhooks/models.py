@@ -66,6 +66,8 @@ class DeliveryState(models.TextChoices):
 
 
 class Delivery(models.Model):
+    tenant_path = "webhook__organization"
+
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("webhook"))
     event_id = models.CharField(_("event id"), max_length=32, unique=True)
     event_type = models.CharField(_("event"), max_length=32)
@@ -100,6 +102,8 @@ class Delivery(models.Model):
 
 
 class Try(models.Model):
+    tenant_path = "delivery__webhook__organization"
+
     delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="tries", verbose_name=_("delivery"))
     attempt = models.PositiveSmallIntegerField(_("attempt"))
     request_id = models.CharField(_("request id"), max_length=32)

@@ -102,6 +102,8 @@ class Role(models.TextChoices):
 
 
 class MemberRole(models.Model):
+    tenant_path = "member__organization"
+
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="roles", verbose_name=_("member"))
     role = models.CharField(_("role"), max_length=20, choices=Role.choices)
 

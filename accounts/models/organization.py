@@ -14,6 +14,8 @@ def validate_timezone(value: str) -> None:
 class Organization(models.Model):
     """A club. Every piece of club data hangs off one."""
 
+    tenant_path = "pk"  # an organization is its own (apicore.tenancy)
+
     name = models.CharField(_("name"), max_length=200)
     homepage = models.URLField(_("homepage"), blank=True)
     reference_icao = models.CharField(_("reference airport (ICAO)"), max_length=4, blank=True)

@@ -27,6 +27,9 @@ class User(AbstractUser):
     one club lives on Member.
     """
 
+    # A login is of the organizations it is a member of (apicore.tenancy).
+    tenant_path = "members__organization"
+
     last_name_particle = models.CharField(_("last name particle"), max_length=50, blank=True)
     # The full name, kept in a column so that lists can be searched and sorted by it in SQL.
     name = models.CharField(_("full name"), max_length=320, blank=True, editable=False, db_index=True)
@@ -108,6 +111,8 @@ class User(AbstractUser):
 
 class UserEmail(models.Model):
     """At most two addresses per login, in order; a bounced address is marked invalid."""
+
+    tenant_path = "user__members__organization"
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="emails", verbose_name=_("user"))
     position = models.PositiveSmallIntegerField(

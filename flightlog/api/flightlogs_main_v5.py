@@ -78,9 +78,10 @@ class _Flights(MainV5Api):
     model = FlightLogEntry
     module = MODULE
     presenter_class = FlightPresenter
+    own_rows_only = True  # flights on the organization's own objects, not on objects shared with it
 
     def get_queryset(self):
-        # Own objects only (tenant_path object__organization); with the flight log off there is none.
+        # With the flight log off there is none.
         queryset = super().get_queryset()
         return queryset if self.organization.uses_flight_log else queryset.none()
 

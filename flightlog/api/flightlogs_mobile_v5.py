@@ -12,7 +12,6 @@ from django.db.models import F, Q
 from apicore import params
 from apicore.views import ItemEndpoint, ListEndpoint, OrderParameter
 from mobile_api.flavour_v5 import MobileV5Api
-from objects_app.models import on_visible_objects
 
 from ..models import FlightLogEntry
 from ..selectors import flown_by
@@ -28,12 +27,15 @@ class _MobileFlights(MobileV5Api):
     module = "flightlogs"
     presenter_class = MobileFlightPresenter
 
+    def base_queryset(self):
+        # Flights on active objects (as GET /objects/{id}); the scoping adds those the member may see: on the
+        # organization's own objects and on objects shared with it (FlightLogEntry.shared_through).
+        return FlightLogEntry.objects.filter(object__active=True)
+
     def get_queryset(self):
-        organization = self.organization
-        if not organization.uses_flight_log:
+        if not self.organization.uses_flight_log:
             return FlightLogEntry.objects.none()
-        # Flights on objects the member may see: own or shared, and active (as GET /objects/{id}).
-        return on_visible_objects(FlightLogEntry.objects.filter(object__active=True), organization)
+        return super().get_queryset()
 
 
 def _mine(value: bool, context) -> Q:

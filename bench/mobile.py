@@ -5,7 +5,7 @@ lists of the operations club beside hand-written SQL.
 
 The production setup on loopback, as bench/run.py: a PostgreSQL database (its own, flyclub_bench_mobile, and
 Redis db 10 when run alone), the demo world, gunicorn with 2 workers, REQUIRE_HTTPS=false. The members are those
-of the operations part's club (bench/operations.py: demo.operations.build_bench_club, 60 aircraft,
+of the operations part's club (bench/operations.py: demo.bench_club.build_bench_club, 60 aircraft,
 300 members, a year of bookings), made before the server starts unless the operations part made it already.
 
 Member tokens are minted directly in a `manage.py shell` script, as tests/mobile_helpers.py does (an access

@@ -6,7 +6,7 @@
 The production setup on loopback, as bench/run.py: its own PostgreSQL database (recreated), the demo world,
 a Redis db (flushed) as the cache, gunicorn with 2 workers, REQUIRE_HTTPS=false. On top of the demo world one
 organization, "Bench Operations Flygklubb", is made with bulk inserts before the server starts
-(demo.operations.build_bench_club, the planner of the demo world): 60 aircraft with a year of
+(demo.bench_club.build_bench_club, the planner of the demo world): 60 aircraft with a year of
 flying (about 300 flights each, a booking for each flight), 300 members (instructors and students among
 them), three remarks with history and three maintenance items per aircraft, and a charge with two account
 rows for each charged flight.
@@ -65,7 +65,7 @@ LISTS = ("flightlogs", "bookings", "objects")
 SEED_SCRIPT = """
 import json
 from django.db import transaction
-from demo.operations import build_bench_club
+from demo.bench_club import build_bench_club
 with transaction.atomic():
     made = build_bench_club(aircraft={aircraft}, members={members}, flights={flights})
 print(json.dumps(made))

@@ -5,7 +5,7 @@ lists of the operations club beside hand-written SQL.
 
 The production setup on loopback, as bench/run.py: a PostgreSQL database (its own, flyclub_bench_mobile, and
 Redis db 10 when run alone), the demo world, gunicorn with 2 workers, REQUIRE_HTTPS=false. The members are those
-of the operations part's club (bench/operations.py: demo.operations.build_bench_club, 60 aircraft,
+of the operations part's club (bench/operations.py: demo.bench_club.build_bench_club, 60 aircraft,
 300 members, a year of bookings), made before the server starts unless the operations part made it already.
 
 Member tokens are minted directly in a `manage.py shell` script, as tests/mobile_helpers.py does (an access
@@ -20,7 +20,7 @@ lookup and both rate counters.
      default date_from is today, and the club's year of bookings lies behind it) and
      `GET /mobile/v5/objects?include=status,active_remarks,time_summary,disclaimer,settings`;
    - the baseline: one psycopg connection, hand-written SQL for the same rows and fields, the same document
-     built in Python (bench/operations.py's object item for the shared blocks) and written by orjson.
+     built in Python (bench/operations_baseline.py's object item for the shared blocks) and written by orjson.
    Every API reply is compared with the baseline's (parsed JSON, links included).
 The SQL queries of each call are counted afterwards (Django test client, a fresh login). Writes
 bench/results/mobile.json.
@@ -35,6 +35,7 @@ import zoneinfo
 from urllib.parse import urlencode
 
 import operations
+import operations_baseline
 from server import HOST, django_script, log, machine, summary_ms
 from users_list import first_difference
 
@@ -137,7 +138,7 @@ def list_query(name: str, offset: int, date_from: dt.date) -> str:
 
 # --- the baseline ---------------------------------------------------------------------------------------------
 
-UTC = operations.utc_text
+UTC = operations_baseline.utc_text
 VISIBLE_ACTIVE = """
     o.active AND (o.organization_id = %(org)s
                   OR o.id IN (SELECT s.object_id FROM objects_app_objectshare s WHERE s.organization_id = %(org)s))
@@ -210,7 +211,7 @@ class Baseline:
         self.base_address = base_address
         self.date_from = date_from
         self.from_instant = dt.datetime.combine(date_from, dt.time(), zoneinfo.ZoneInfo(timezone))
-        self.zones = operations.Zones()
+        self.zones = operations_baseline.Zones()
 
     def close(self) -> None:
         self.conn.close()
@@ -228,9 +229,9 @@ class Baseline:
             rows = self.conn.execute(OBJECTS_SQL, arguments).fetchall()
             ids = [row[0] for row in rows[:limit]]
             items, remarks = {}, {}
-            for item in self.conn.execute(operations.MAINTENANCE_SQL, {"ids": ids}).fetchall():
+            for item in self.conn.execute(operations_baseline.MAINTENANCE_SQL, {"ids": ids}).fetchall():
                 items.setdefault(item[0], []).append(item)
-            for remark in self.conn.execute(operations.ACTIVE_REMARKS_SQL, {"ids": ids}).fetchall():
+            for remark in self.conn.execute(operations_baseline.ACTIVE_REMARKS_SQL, {"ids": ids}).fetchall():
                 remarks.setdefault(remark[0], []).append(remark)
             data = [self.object_item(row, items.get(row[0], []), remarks.get(row[0], [])) for row in rows[:limit]]
         has_more = len(rows) > limit
@@ -273,7 +274,7 @@ class Baseline:
                     "object": {
                         "id": object_id,
                         "registration": registration,
-                        "category": {"id": category, "name": operations.CATEGORY_NAMES[category]},
+                        "category": {"id": category, "name": operations_baseline.CATEGORY_NAMES[category]},
                         "organization": {"id": org_id, "name": org_name},
                     },
                     "user": self.person(people.get(user_id), numbers.get(user_id), hidden, org_id),
@@ -318,7 +319,7 @@ class Baseline:
         digits = f"{prefix or ''}{mobile or ''}".strip()
         return {
             "id": id_,
-            "name": operations.full_name(name, first, particle, last, username),
+            "name": operations_baseline.full_name(name, first, particle, last, username),
             "member_number": number,
             "email": email if email_visible else None,
             "mobile": ((f"+{cc} {digits}" if cc else digits) if digits else None) if mobile_visible else None,
@@ -328,10 +329,10 @@ class Baseline:
     def creator(row, hidden: bool) -> dict | None:
         if row is None:
             return None
-        return {"id": row[0], "name": None if hidden else operations.full_name(*row[1:6])}
+        return {"id": row[0], "name": None if hidden else operations_baseline.full_name(*row[1:6])}
 
     def object_item(self, row, items: list, remarks: list) -> dict:
-        main = operations.object_item(row[:19], items, remarks, self.zones)
+        main = operations_baseline.object_item(row[:19], items, remarks, self.zones)
         category, designator, type_name = row[2], row[3], row[4]
         picture, source, small, headline, text = row[19:]
         aircraft = category == 0

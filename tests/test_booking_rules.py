@@ -335,16 +335,17 @@ def test_english_without_accept_language_or_for_another_language(api, club, kata
 
 
 def rule_texts() -> list[str]:
-    """Every text of bookings.rules for members (msgids), read from its source."""
+    """Every text of the booking rules for members (msgids), read from the source of bookings.rules (the
+    actions) and bookings.rule_checks (the checks)."""
     import ast
     import inspect
 
-    from bookings import rules
+    from bookings import rule_checks, rules
 
-    tree = ast.parse(inspect.getsource(rules))
     return [
         node.args[0].value
-        for node in ast.walk(tree)
+        for module in (rules, rule_checks)
+        for node in ast.walk(ast.parse(inspect.getsource(module)))
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_" and node.args
     ]
 

@@ -30,25 +30,23 @@ import math
 import os
 import sys
 import time
-from pathlib import Path
 
 from operations_baseline import PAGE, Baseline, list_query
 from server import (
     API,
     HOST,
-    Gunicorn,
+    RESULTS_DIR,
     create_tokens,
     django_script,
     log,
     machine,
+    measured_document,
     prepare_bench_database,
     stop_on_sigterm,
     summary_ms,
-    write_results,
 )
 from users_list import first_difference
 
-RESULTS_ROOT = Path(__file__).resolve().parents[1]
 # Overridable (loopback only), so that two runs at the same time do not drop each other's database.
 OPS_DB = os.environ.get("BENCH_OPS_DB", "flyclub_bench_ops")
 OPS_REDIS_URL = os.environ.get("BENCH_OPS_REDIS_URL", "redis://127.0.0.1:6379/7")
@@ -253,16 +251,15 @@ def run_operations(*, n=40, warmup=4, aircraft=60, members=300, flights=300, wor
     run_started = time.monotonic()
     env, _world = prepare_bench_database(OPS_DB, OPS_REDIS_URL)
     bench = OperationsBench(env, aircraft=aircraft, members=members, flights=flights, n=n, warmup=warmup)
-    server = Gunicorn(env, workers=workers, log_path=RESULTS_ROOT / "bench" / "results" / "gunicorn-operations.log")
-    try:
-        client = server.start()
-        result = bench.measure(client, server.port, max_seconds=max_seconds)
-    finally:
-        server.stop()
-    document = bench.document(result, workers=workers)
-    document["total_run_s"] = round(time.monotonic() - run_started, 1)
-    document["written"] = str(write_results("operations.json", document).relative_to(RESULTS_ROOT))
-    return document
+    return measured_document(
+        bench,
+        env,
+        workers=workers,
+        max_seconds=max_seconds,
+        run_started=run_started,
+        results_name="operations.json",
+        log_path=RESULTS_DIR / "gunicorn-operations.log",
+    )
 
 
 def main() -> int:

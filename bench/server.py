@@ -365,6 +365,29 @@ def write_results(name: str, document: dict) -> Path:
     return path
 
 
+def measured_document(
+    bench,
+    env: dict[str, str],
+    *,
+    workers: int,
+    max_seconds: float,
+    run_started: float,
+    results_name: str,
+    log_path=None,
+) -> dict:
+    """`bench` measured against its own gunicorn of `workers` workers; its document, written as `results_name`."""
+    server = Gunicorn(env, workers=workers, log_path=log_path)
+    try:
+        client = server.start()
+        result = bench.measure(client, server.port, max_seconds=max_seconds)
+    finally:
+        server.stop()
+    document = bench.document(result, workers=workers)
+    document["total_run_s"] = round(time.monotonic() - run_started, 1)
+    document["written"] = str(write_results(results_name, document).relative_to(ROOT))
+    return document
+
+
 def machine() -> dict:
     import platform
 

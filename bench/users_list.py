@@ -26,25 +26,22 @@ import math
 import sys
 import time
 import zoneinfo
-from pathlib import Path
 from urllib.parse import urlencode
 
 from server import (
     API,
     HOST,
-    Gunicorn,
     create_tokens,
     django_script,
     log,
     machine,
+    measured_document,
     prepare_bench_database,
     stop_on_sigterm,
     summary_ms,
-    write_results,
 )
 
 PAGE = 500
-RESULTS_ROOT = Path(__file__).resolve().parents[1]  # the project's root
 BLOCKS = (
     "email,address,phone,user_groups,roles,expiry_dates,account,misc_info,"
     "personal_identification_number,internal_notes,emergency_contact,access_card"
@@ -540,16 +537,14 @@ def run_users_list(
     run_started = time.monotonic()
     env, _world = prepare_bench_database()
     bench = UsersListBench(env, members=members, n=n, warmup=warmup)
-    server = Gunicorn(env, workers=workers)
-    try:
-        client = server.start()
-        result = bench.measure(client, server.port, max_seconds=max_seconds)
-    finally:
-        server.stop()
-    document = bench.document(result, workers=workers)
-    document["total_run_s"] = round(time.monotonic() - run_started, 1)
-    document["written"] = str(write_results("users_list.json", document).relative_to(RESULTS_ROOT))
-    return document
+    return measured_document(
+        bench,
+        env,
+        workers=workers,
+        max_seconds=max_seconds,
+        run_started=run_started,
+        results_name="users_list.json",
+    )
 
 
 def main() -> int:

@@ -11,8 +11,9 @@ from main_api.models import MODULES
 from main_api.services import api_token_create
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory, UserGroupFactory, make_admin
 
-# The log of the whole run is checked for the secrets the tests used (tests/log_secrets.py).
-pytest_plugins = ["tests.log_secrets"]
+# The log of the whole run is checked for the secrets the tests used (tests/log_secrets.py);
+# the bookings page's fixtures (plane, anna, erik) serve its two test modules (a module's own fixture wins).
+pytest_plugins = ["tests.log_secrets", "tests.admin_booking_fixtures"]
 
 BASE = "/main/v5"
 ALL_RIGHTS = {module: "rw" for module in MODULES}

@@ -13,19 +13,15 @@ from apicore.errors import ServiceError
 from bookings import rules
 from bookings.admin import BookingAdmin
 from bookings.models import Booking
-from tests.admin_fixtures import ADMIN, form_data, page_errors, shown_messages, web
-from tests.factories import ExpiryDateTypeFactory, MemberFactory
-from tests.factories_operations import BookingFactory, ObjectFactory, TransactionFactory
+from tests.admin_booking_fixtures import BOOKINGS, at, book
+from tests.admin_booking_fixtures import booking_form as shared_booking_form
+from tests.admin_fixtures import form_data, page_errors, shown_messages, web
+from tests.factories import ExpiryDateTypeFactory
+from tests.factories_operations import TransactionFactory
 
-BOOKINGS = f"{ADMIN}/bookings/booking"
-UTC = dt.UTC
 OVERRIDDEN = "Booking rule overridden: "
 QUEUED = "The object is already booked at that time: the booking is in the queue."
 TAKEN = "The object is already booked at that time."
-
-
-def at(*args) -> dt.datetime:
-    return dt.datetime(*args, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -33,42 +29,8 @@ def client(admin):
     return web(admin)
 
 
-@pytest.fixture
-def plane(org):
-    return ObjectFactory(organization=org, registration="SE-KBA")
-
-
-@pytest.fixture
-def anna(org):
-    return MemberFactory(organization=org, user__first_name="Anna", user__last_name="Berg").user
-
-
-@pytest.fixture
-def erik(org):
-    return MemberFactory(organization=org, user__first_name="Erik", user__last_name="Lund").user
-
-
-def book(plane, start, end, **fields) -> Booking:
-    return BookingFactory(organization=plane.organization, object=plane, start_at=start, end_at=end, **fields)
-
-
-def booking_form(plane, user, *, start=("2026-11-26", "10:00"), end=("2026-11-26", "12:00"), **extra) -> dict:
-    """The add form; times are the organization's local times (Stockholm: UTC+1 in November)."""
-    data = {
-        "object": str(plane.pk),
-        "user": str(user.pk),
-        "student": "",
-        "start_at_0": start[0],
-        "start_at_1": start[1],
-        "end_at_0": end[0],
-        "end_at_1": end[1],
-        "type": "PRIV",
-        "is_primary": "on",
-        "expected_airborne": "",
-        "comment": "",
-    }
-    data.update(extra)
-    return data
+def booking_form(plane, user, **fields) -> dict:
+    return shared_booking_form(plane, user, day="2026-11-26", **fields)
 
 
 def change_form(client, booking, **values) -> dict:

@@ -1,7 +1,6 @@
 """Bookings on the organization website: the organization's own objects' bookings, in its zone, saved through
 bookings.services; another organization's bookings are neither listed nor reachable."""
 
-import datetime as dt
 import re
 
 import pytest
@@ -9,16 +8,11 @@ import pytest
 from apicore.errors import ServiceError
 from bookings.models import Booking
 from bookings.services import booking_create, booking_delete, booking_update
+from tests.admin_booking_fixtures import BOOKINGS, at, book
+from tests.admin_booking_fixtures import booking_form as shared_booking_form
 from tests.admin_fixtures import ADMIN, form_data, listed, make_admin_of, make_superuser, page_errors, web
 from tests.factories import MemberFactory, OrganizationFactory
 from tests.factories_operations import BookingFactory, ObjectFactory, ObjectShareFactory
-
-BOOKINGS = f"{ADMIN}/bookings/booking"
-UTC = dt.UTC
-
-
-def at(*args) -> dt.datetime:
-    return dt.datetime(*args, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -26,41 +20,8 @@ def client(admin):
     return web(admin)
 
 
-@pytest.fixture
-def plane(org):
-    return ObjectFactory(organization=org, registration="SE-KBA")
-
-
-@pytest.fixture
-def anna(org):
-    return MemberFactory(organization=org, user__first_name="Anna", user__last_name="Berg").user
-
-
-@pytest.fixture
-def erik(org):
-    return MemberFactory(organization=org, user__first_name="Erik", user__last_name="Lund").user
-
-
-def book(plane, start, end, **fields) -> Booking:
-    return BookingFactory(organization=plane.organization, object=plane, start_at=start, end_at=end, **fields)
-
-
-def booking_form(plane, user, *, start=("2026-11-20", "10:00"), end=("2026-11-20", "12:00"), **extra) -> dict:
-    data = {
-        "object": str(plane.pk),
-        "user": str(user.pk),
-        "student": "",
-        "start_at_0": start[0],
-        "start_at_1": start[1],
-        "end_at_0": end[0],
-        "end_at_1": end[1],
-        "type": "PRIV",
-        "is_primary": "on",
-        "expected_airborne": "",
-        "comment": "",
-    }
-    data.update(extra)
-    return data
+def booking_form(plane, user, **fields) -> dict:
+    return shared_booking_form(plane, user, day="2026-11-20", **fields)
 
 
 def page_data(client, booking) -> dict:

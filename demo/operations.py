@@ -23,6 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from accounts.models import Member, MemberRole, Membership, Organization, User, UserEmail
 from accounts.models.user import join_name
+from accounts.usernames import username_skeleton
 from apicore import clock
 from bookings.models import Booking
 from economy.models import Account, CostCenter, Project, Transaction, TransactionRow
@@ -1316,6 +1317,7 @@ def build_bench_club(*, aircraft: int = 60, members: int = 300, flights: int = 3
         users.append(
             User(
                 username=f"{org.pk}-ops{index:04d}",
+                username_skeleton=username_skeleton(f"{org.pk}-ops{index:04d}"),  # bulk_create skips save()
                 password="!",
                 first_name=first,
                 last_name=last,

@@ -10,7 +10,7 @@ limits do (apicore/ratelimit.py).
 from django.conf import settings
 from django_ratelimit.core import get_usage
 
-from accounts.usernames import lookup_key
+from accounts.usernames import username_skeleton
 
 GROUP = "failed-logins"
 
@@ -32,9 +32,10 @@ class TooManyFailedLogins(Exception):
 
 
 def username_key(username: str) -> str:
-    """Usernames are compared in NFKC without regard to letter case, so they are counted that way too:
-    `1-erik` in full-width letters, `1-ERIK` and `1-erik` share one count."""
-    return lookup_key(username)
+    """Usernames are compared in NFKC without regard to letter case, and look-alikes are one username, so
+    they are counted that way too: `1-erik` in full-width letters, `1-ERIK`, `1-ėrik` and `1-erik` share one
+    count (a look-alike logs in to the same login, so it must not bring more tries)."""
+    return username_skeleton(username)
 
 
 def _usage(request, username: str, *, increment: bool) -> dict:

@@ -20,13 +20,21 @@ failed logins (accounts.login_limits).
     as UTS #39's augmented script sets do. A username wholly in one other script (`1-ёжик`) is allowed.
   - longer than the column (150 characters) once normalized (NFKC can lengthen: `㎏` is `kg`).
 
+- Usernames that look alike are the same username (../shared/DECISIONS.md "Hostile input"; docs/decisions.md
+  §3.18 "Usernames that look alike"): `username_skeleton` is the UTS #39 confusable skeleton of the
+  case-folded username with its combining marks left out, so `1-adm` + dotless i + `n`, `1-ER` + dotted
+  capital I + `K`, `1-ėrik` and `1-eriḱ` have the skeleton of `1-admin` and `1-erik`. It is stored beside the username
+  (User.username_skeleton, unique), so that a new username is compared with every other by one index lookup.
+
 Scripts come from confusable-homoglyphs (its table of Unicode's Scripts.txt, Unicode 15): the standard
-library's unicodedata has no Script property.
+library's unicodedata has no Script property. The skeleton's table is confusable-homoglyphs' too (Unicode's
+confusables.txt, which it keeps as pairs both ways; `_prototypes` turns it back into the one-way mapping).
 """
 
+import functools
 import unicodedata
 
-from confusable_homoglyphs import categories
+from confusable_homoglyphs import categories, confusables
 
 from apicore.errors import ErrorCode, FieldProblem, ServiceError
 
@@ -83,6 +91,57 @@ def lookup_key(raw: str) -> str:
     """What two usernames are compared by: NFKC, then lower-cased (as the Lower() index and the Unicode LOWER
     that apicore.database gives SQLite). Never refuses; for lookups and counts of input not yet checked."""
     return nfkc(raw).lower()
+
+
+# confusable-homoglyphs writes right-to-left characters between two LEFT-TO-RIGHT MARKs.
+_LRM = "\u200e"
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """confusables.txt's mapping (UTS #39 section 4): a character to its prototype, one or more characters.
+
+    confusable-homoglyphs keeps each line `source ; prototype` both ways (the prototype under the source and
+    the source under the prototype). In confusables.txt a source is one character and never a prototype, so
+    a character with one partner is the source when the partner is longer than one character or has other
+    partners too. Where two characters have only each other, which one is the prototype does not change which
+    strings share a skeleton; the lower code point stands for both."""
+    pairs = {
+        key.replace(_LRM, ""): [entry["c"].replace(_LRM, "") for entry in entries]
+        for key, entries in confusables.confusables_data.items()
+    }
+    mapping = {}
+    for character, partners in pairs.items():
+        if len(character) != 1 or len(partners) != 1:
+            continue  # a prototype: several characters, or the prototype of several sources
+        partner = partners[0]
+        if len(partner) > 1 or len(pairs.get(partner, ())) > 1 or ord(character) > ord(partner):
+            mapping[character] = partner
+    return mapping
+
+
+def _confusable_skeleton(text: str) -> str:
+    """UTS #39's skeleton(X): NFD, each character to its prototype, NFD again."""
+    prototypes = _prototypes()
+    mapped = "".join(prototypes.get(character, character) for character in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def username_skeleton(raw: str) -> str:
+    """What two usernames are compared by to tell whether they look alike: the UTS #39 skeleton of the
+    username in NFKC and case-folded, case-folded again (a prototype may be a capital: `0` is `O`), without
+    combining marks (category Mn: `ė` is `e`, the dot of a case-folded `İ` goes). Never refuses.
+
+    `1-adm` + dotless i + `n`, `1-ADMIN` and `1-admin` share one skeleton, and so do `1-ERİK`, `1-ėrik`,
+    `1-eriḱ` and `1-erik`.
+    """
+    text = nfkc(raw).casefold()
+    for _round in range(3):  # until nothing changes (a prototype may itself case-fold to a source)
+        skeleton = _confusable_skeleton(text).casefold()
+        if skeleton == text:
+            break
+        text = skeleton
+    return "".join(character for character in text if unicodedata.category(character) != "Mn")
 
 
 def username_problem(raw: str, field: str = FIELD) -> FieldProblem | None:

@@ -13,4 +13,9 @@ class ApicoreConfig(AppConfig):
         from apicore.converters import IdConverter
 
         database.install()
+        from django.core import checks
+
+        from apicore.openapi import documents_check
+
+        checks.register(documents_check, checks.Tags.urls, deploy=True)
         register_converter(IdConverter, "id")

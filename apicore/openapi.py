@@ -367,3 +367,38 @@ def document_routes(
         ),
         path(f"{prefix}docs", DocsView.as_view(url_name=document_name, title=title), name=f"{namespace}-docs"),
     ]
+
+
+# --- the deploy check ------------------------------------------------------------------------------------
+
+
+def documents_check(app_configs=None, **kwargs) -> list:
+    """`manage.py check --deploy`: each API's OpenAPI document is generated as its `openapi.json` route makes it
+    (its generator, its settings); an exception is an error, a warning of the generator a warning.
+
+    drf-spectacular's own deploy check (switched off: SPECTACULAR_SETTINGS' ENABLE_DJANGO_DEPLOY_CHECK) walks
+    every route of the site with its default generator, which reads no view of ours (docs/decisions.md §12.20
+    "The deployment checks")."""
+    from django.core.checks import Error, Warning
+    from drf_spectacular.drainage import GENERATOR_STATS
+    from drf_spectacular.settings import patched_settings
+
+    problems = []
+    for pattern in get_resolver().url_patterns:
+        callback = getattr(pattern, "callback", None)
+        view_class = getattr(callback, "cls", None)
+        if not (isinstance(view_class, type) and issubclass(view_class, DocumentView)):
+            continue
+        initkwargs = callback.initkwargs
+        GENERATOR_STATS.reset()
+        with patched_settings(initkwargs.get("custom_settings")), GENERATOR_STATS.silence():
+            try:
+                initkwargs["generator_class"]().get_schema(request=None, public=True)
+            except Exception as exc:  # any failure is the check's finding
+                problems.append(Error(f"The OpenAPI document /{pattern.pattern} fails: {exc}", id="apicore.E001"))
+        problems += [
+            Warning(f"The OpenAPI document /{pattern.pattern}: {text}", id="apicore.W001")
+            for text in [*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache]
+        ]
+    GENERATOR_STATS.reset()
+    return problems

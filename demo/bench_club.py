@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from accounts.models import Member, MemberRole, Membership, Organization, User, UserEmail
 from accounts.models.user import join_name
+from accounts.usernames import username_skeleton
 from apicore import clock
 from demo.datafiles import load
 from demo.fleet import BENCH_TYPES, FLIGHT_TYPES, Aircraft, ensure_airports, make_fleet, make_flight_types
@@ -67,6 +68,7 @@ def build_bench_club(*, aircraft: int = 60, members: int = 300, flights: int = 3
         users.append(
             User(
                 username=f"{org.pk}-ops{index:04d}",
+                username_skeleton=username_skeleton(f"{org.pk}-ops{index:04d}"),  # bulk_create skips save()
                 password="!",
                 first_name=first,
                 last_name=last,

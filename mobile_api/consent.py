@@ -112,7 +112,7 @@ class ConsentView(ClLanguageMixin, LoginRequiredMixin, View):
         except oauth_errors.FatalClientError as error:
             return authorize_error_page(request, fatal_error_text(error))
         except oauth_errors.OAuth2Error as error:
-            return app_redirect(redirect_with_error(error))
+            return app_redirect(request, redirect_with_error(error))
         self.members = self._members(request, self.client)
         return super().dispatch(request, *args, **kwargs)
 
@@ -142,7 +142,7 @@ class ConsentView(ClLanguageMixin, LoginRequiredMixin, View):
         headers, _body, _status = self.server.create_authorization_response(
             uri=self.uri, http_method="GET", scopes=self.scopes, credentials=credentials
         )
-        return app_redirect(headers["Location"])
+        return app_redirect(self.request, headers["Location"])
 
     def _deny(self):
         description = (
@@ -156,7 +156,7 @@ class ConsentView(ClLanguageMixin, LoginRequiredMixin, View):
             params["state"] = state
         redirect_uri = self.request.GET["redirect_uri"]
         separator = "&" if "?" in redirect_uri else "?"
-        return app_redirect(f"{redirect_uri}{separator}{urlencode(params)}")
+        return app_redirect(self.request, f"{redirect_uri}{separator}{urlencode(params)}")
 
     def _page(self, request, *, error: str | None = None, status: int = 200):
         context = {

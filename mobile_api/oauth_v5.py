@@ -14,6 +14,7 @@ from django.db import transaction
 from django.http import HttpResponseRedirect, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import View
 from oauth2_provider.views import RevokeTokenView, TokenView
@@ -263,7 +264,7 @@ class MobileAuthorizeView(View):
         except oauth_errors.FatalClientError as error:
             return authorize_error_page(request, fatal_error_text(error))
         except oauth_errors.OAuth2Error as error:
-            return app_redirect(redirect_with_error(error))
+            return app_redirect(request, redirect_with_error(error))
         query = request.META.get("QUERY_STRING", "")
         return HttpResponseRedirect(f"/login?{query}")
 
@@ -277,8 +278,20 @@ class _AppRedirect(HttpResponseRedirect):
         super().__init__(redirect_to, *args, **kwargs)
 
 
-def app_redirect(url: str) -> HttpResponseRedirect:
-    return _AppRedirect(url)
+def issuer(request) -> str:
+    """The authorization server's issuer identifier (RFC 9207, RFC 8414 2): the Mobile API's base address,
+    e.g. `https://example.org/mobile/v5`, from the request's scheme and host (ALLOWED_HOSTS vouches for the host;
+    behind a trusted proxy its X-Forwarded-Proto) and the API's mount point (docs/decisions.md §9.36)."""
+    authorize = reverse("mobile_v5:oauth-authorize")
+    return request.build_absolute_uri(authorize.removesuffix("oauth/authorize").rstrip("/"))
+
+
+def app_redirect(request, url: str) -> HttpResponseRedirect:
+    """The authorization response: back to the app's registered address, with `iss` (RFC 9207, RFC 9700 4.4)
+    beside `code` and `state`, or beside `error`: an app that talks to several servers can tell which one
+    answered (mix-up attacks)."""
+    separator = "&" if "?" in url else "?"
+    return _AppRedirect(f"{url}{separator}{urlencode({'iss': issuer(request)})}")
 
 
 def redirect_with_error(error: oauth_errors.OAuth2Error) -> str:

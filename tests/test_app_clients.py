@@ -130,6 +130,11 @@ def test_allowed_organizations_blank_means_every_organization(db):
         "se.example.flyclub:/oauth",
         "com.example.app://callback",
         "https://app.example.com:8443/a/b?x=1",
+        # A native app's loopback redirect (RFC 8252 7.3): plain http to the device itself.
+        "http://127.0.0.1:8400/callback",
+        "http://127.0.0.1/callback",
+        "http://[::1]:8400/callback",
+        "http://localhost:8400/callback",
     ],
 )
 def test_redirect_addresses_that_may_be_registered(address):
@@ -140,6 +145,13 @@ def test_redirect_addresses_that_may_be_registered(address):
     "address",
     [
         "http://app.example.com/cb",
+        "http://127.0.0.1.example.com/cb",
+        "http://localhost.example.com/cb",
+        "http://10.0.0.1/cb",
+        "http://u@127.0.0.1/cb",
+        "http://127.0.0.1/cb#x",
+        "http://127.0.0.1:x/cb",
+        "http:127.0.0.1/cb",
         "https://u:p@app.example.com/cb",
         "https://user@app.example.com/cb",
         "https://app.example.com/cb#frag",

@@ -116,10 +116,11 @@ def test_a_member_signs_in_an_app_through_a_real_browser(request, transactional_
     assert query_of(seen["consent_url"]) == query
     assert client.app_name in seen["consent_text"]
     assert member.organization.name in seen["consent_text"]
-    # allow → the app's own address with a code and the state unchanged.
+    # allow → the app's own address with a code, the state unchanged and the issuer (RFC 9207, §9.36).
     back = query_of(seen["back"])
-    assert set(back) == {"code", "state"}
+    assert set(back) == {"code", "state", "iss"}
     assert back["state"] == query["state"]
+    assert back["iss"] == f"{api}"
 
     app = requests.Session()  # the app's own calls, without the browser's cookies
     # Closed at the end: a kept-alive connection would hold the live server's thread and its database session.

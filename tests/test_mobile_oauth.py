@@ -573,9 +573,9 @@ def test_a_blocked_address_gets_nothing(app, member):
     assert app.get("/me", tokens["access_token"]).json()["code"] == 10003
 
 
-def test_the_query_of_the_redirect_holds_only_code_and_state(app, member):
+def test_the_query_of_the_redirect_holds_only_code_state_and_iss(app, member):
     location = app.consent(member)["Location"]
-    assert set(parse_qs(urlsplit(location).query)) == {"code", "state"}
+    assert set(parse_qs(urlsplit(location).query)) == {"code", "state", "iss"}  # iss: RFC 9207 (§9.36)
 
 
 # --- hostile input and the login page's limit ------------------------------------------------------------
@@ -705,3 +705,45 @@ def test_me_is_never_cached_and_empty_names_are_null(app, org):
     reply = app.get("/me", tokens["access_token"])
     assert reply["Cache-Control"] == "private, no-store"
     assert reply.json()["data"]["name"]["first"] is None and reply.json()["data"]["name"]["last"] == "Berg"
+
+
+# --- the issuer in the authorization response (RFC 9207, RFC 9700 4.4; docs/decisions.md §9.36) ----------------
+
+ISSUER = "https://testserver/mobile/v5"
+
+
+def test_the_code_comes_back_with_the_issuer(app, member):
+    params = redirect_params(app.consent(member))
+
+    assert params["iss"] == ISSUER and params["code"] and params["state"] == app.state
+
+
+def test_a_refused_consent_comes_back_with_the_issuer(app, member):
+    params = redirect_params(app.consent(member, allow=False))
+
+    assert params["error"] == "access_denied" and params["iss"] == ISSUER
+
+
+def test_an_authorize_error_comes_back_with_the_issuer(app):
+    params = redirect_params(app.authorize(code_challenge_method="plain"))
+
+    assert params["error"] == "invalid_request" and params["iss"] == ISSUER
+
+
+def test_a_remembered_consent_comes_back_with_the_issuer(app, member):
+    app.code(member)
+
+    reply = app.browser.get(app.log_in(member)["Location"], **HTTPS)
+
+    assert redirect_params(reply)["iss"] == ISSUER
+
+
+@pytest.mark.parametrize("address", ["http://127.0.0.1:8400/cb", "http://[::1]/cb", "http://localhost:8400/cb"])
+def test_a_native_apps_loopback_http_address_works_for_the_sign_in(org, member, address):
+    client, _ = make_app(organizations=[org], redirect_uris=[address])
+    app = App(client=client, redirect_uri=address)
+
+    params = redirect_params(app.consent(member), address)
+
+    assert params["iss"] == ISSUER
+    assert app.exchange(params["code"]).status_code == 200

@@ -11,7 +11,7 @@ import pytest
 from django.apps import apps as django_apps
 
 from accounts.models import Member, User
-from accounts.usernames import is_mixed_script, lookup_key, normalize_username, username_problem
+from accounts.usernames import is_mixed_script, lookup_key, normalize_username, username_problem, username_skeleton
 from apicore.errors import ServiceError
 from tests.admin_fixtures import ADMIN, form_data, page_errors, web
 from tests.factories import MemberFactory, MembershipFactory, make_admin
@@ -282,3 +282,106 @@ def test_the_username_search_finds_a_full_width_spelling(api, org):
     found = api.get("/users", {"username": full_width}).json()["data"]
 
     assert [user["id"] for user in found] == [erik.user_id]
+
+
+# --- usernames that look alike (UTS #39 skeleton; docs/decisions.md §3.18) ------------------------------------
+
+DOTLESS_ADMIN = "adm\u0131n"  # LATIN SMALL LETTER DOTLESS I
+# Each looks like `erik` (or `ERIK`) and would be another login beside it.
+LOOK_ALIKES = {
+    "dotted capital I": "ER\u0130K",
+    "e with a combining dot above": "e\u0307rik",
+    "e with dot above": "\u0117rik",
+    "k with a combining acute": "erik\u0301",
+    "k with acute": "eri\u1e31",
+}
+
+
+def test_look_alikes_share_a_skeleton_and_other_usernames_do_not():
+    assert username_skeleton(f"1-{DOTLESS_ADMIN}") == username_skeleton("1-ADMIN") == username_skeleton("1-admin")
+    for tail in LOOK_ALIKES.values():
+        assert username_skeleton(f"1-{tail}") == username_skeleton("1-erik"), tail
+    assert username_skeleton("1-erik") != username_skeleton("1-eric")
+    assert username_skeleton("1-erik") != username_skeleton("2-erik")
+    assert username_skeleton("1-x") != username_skeleton("11-x") != username_skeleton("10-x")
+
+
+def test_post_users_refuses_a_look_alike_of_an_existing_username_as_a_duplicate(api, org, membership, erik):
+    assert api.post("/users", new_user(org, membership, "admin")).status_code == 201
+
+    for tail in [DOTLESS_ADMIN, *LOOK_ALIKES.values()]:
+        response = api.post("/users", new_user(org, membership, tail))
+
+        body = assert_problem(response, 409, 10030)
+        assert problem_fields(body) == {"username": 10030}, tail
+    assert set(made_by_test(org).values_list("username", flat=True)) == {f"{org.pk}-erik", f"{org.pk}-admin"}
+
+
+def test_the_same_tail_in_another_organization_is_not_a_duplicate(api, org, membership):
+    other = MemberFactory(user__username=f"{org.pk + 1}-erik").organization
+    assert other.pk != org.pk
+
+    assert api.post("/users", new_user(org, membership, "erik")).status_code == 201
+
+
+@pytest.mark.parametrize("tail", [DOTLESS_ADMIN.replace("adm", "er").replace("n", "k"), *LOOK_ALIKES.values()])
+def test_the_member_form_refuses_a_look_alike_of_an_existing_username(admin, org, membership, erik, tail):
+    response = add_member_page(
+        web(admin), username=f"{org.pk}-{tail}", first_name="E", last_name="K", membership=str(membership.pk)
+    )
+
+    assert page_errors(response)["username"]
+    assert list(made_by_test(org)) == [erik.user]
+
+
+def test_a_username_is_stored_with_its_skeleton(api, org, membership):
+    assert api.post("/users", new_user(org, membership, "Erik")).status_code == 201
+
+    assert made_by_test(org).get().username_skeleton == username_skeleton(f"{org.pk}-erik")
+
+
+def test_a_look_alike_logs_in_to_the_one_login_it_looks_like(api, client, org, erik):
+    response = login_check(api, f"{org.pk}-\u0117rik")
+
+    assert response.json()["data"]["valid"] is True
+    assert response.json()["data"]["user"]["id"] == erik.user_id
+    web_login = client.post("/login", {"username": f"{org.pk}-ER\u0130K", "password": PASSWORD}, secure=True)
+    assert web_login.status_code == 302
+    assert int(client.session["_auth_user_id"]) == erik.user_id
+
+
+def test_failed_logins_of_look_alikes_share_one_count(api, org, erik, frozen_time):
+    for tail in [*LOOK_ALIKES.values()][:LIMIT]:
+        assert login_check(api, f"{org.pk}-{tail}", "wrong-password").status_code == 200
+
+    assert_problem(login_check(api, f"{org.pk}-erik"), 429, 10012)
+
+
+def test_the_migration_fills_skeletons_and_leaves_a_look_alike_without_one(org):
+    migration = importlib.import_module("accounts.migrations.0013_username_skeletons")
+    # Made before the rule: bulk_create skips save(), which sets the skeleton.
+    older, newer, alone = User.objects.bulk_create(
+        [User(username=f"{org.pk}-admin"), User(username=f"{org.pk}-{DOTLESS_ADMIN}"), User(username=f"{org.pk}-lisa")]
+    )
+
+    migration.fill_skeletons(django_apps, None)
+
+    skeletons = dict(User.objects.filter(pk__in=[older.pk, newer.pk, alone.pk]).values_list("pk", "username_skeleton"))
+    assert skeletons == {
+        older.pk: username_skeleton(f"{org.pk}-admin"),
+        newer.pk: None,
+        alone.pk: username_skeleton(f"{org.pk}-lisa"),
+    }
+
+
+def test_a_login_left_without_a_skeleton_still_logs_in_by_its_own_username(api, org):
+    older = MemberFactory(organization=org, user__username=f"{org.pk}-admin").user
+    newer = MemberFactory(organization=org, user__username=f"{org.pk}-x").user
+    User.objects.filter(pk=newer.pk).update(username=f"{org.pk}-{DOTLESS_ADMIN}", username_skeleton=None)
+
+    assert login_check(api, f"{org.pk}-{DOTLESS_ADMIN}").json()["data"]["user"]["id"] == newer.pk
+    assert login_check(api, f"{org.pk}-ADMIN").json()["data"]["user"]["id"] == older.pk
+    newer.refresh_from_db()
+    newer.first_name = "Saved"
+    newer.save()  # a save that leaves the username alone keeps the skeleton NULL (no clash)
+    assert User.objects.get(pk=newer.pk).username_skeleton is None

@@ -4,6 +4,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from accounts.signals import password_changed
+from accounts.usernames import username_skeleton
 
 
 def join_name(*parts: str) -> str:
@@ -30,6 +31,10 @@ class User(AbstractUser):
     # A login is of the organizations it is a member of (apicore.tenancy).
     tenant_path = "members__organization"
 
+    # What look-alike usernames share (accounts.usernames.username_skeleton), kept so that a new username is
+    # compared with every other by one lookup in the unique index. Set on every save that makes or changes the
+    # username; NULL only for a login that looked like an older one when the column came (migration 0013).
+    username_skeleton = models.TextField(_("username skeleton"), null=True, blank=True, editable=False)  # noqa: DJ001 NULLs never clash
     last_name_particle = models.CharField(_("last name particle"), max_length=50, blank=True)
     # The full name, kept in a column so that lists can be searched and sorted by it in SQL.
     name = models.CharField(_("full name"), max_length=320, blank=True, editable=False, db_index=True)
@@ -63,6 +68,9 @@ class User(AbstractUser):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("username"), name="user_username_unique_any_case"),
+            # Logins made by an organization carry its id as the prefix, and no prefix's skeleton is another's
+            # (digits keep their own, `0` and `1` become `o` and `l`), so this is "unique in the organization".
+            models.UniqueConstraint(fields=["username_skeleton"], name="user_username_skeleton_unique"),
         ]
         verbose_name = _("user")
         verbose_name_plural = _("users")
@@ -74,9 +82,29 @@ class User(AbstractUser):
         super().set_unusable_password()
         self._password_dropped = True
 
+    # The username as loaded, to tell whether a save changes it.
+    _loaded_username = None
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance._loaded_username = instance.__dict__.get("username")
+        return instance
+
+    def refresh_from_db(self, *args, **kwargs):
+        super().refresh_from_db(*args, **kwargs)
+        self._loaded_username = self.__dict__.get("username")
+
     def save(self, *args, **kwargs):
         self.name = join_name(self.first_name, self.last_name_particle, self.last_name)
         update_fields = kwargs.get("update_fields")
+        username = self.__dict__.get("username")  # None when deferred and not read: then it does not change
+        changes_username = username is not None and (self._state.adding or username != self._loaded_username)
+        if changes_username and (update_fields is None or "username" in update_fields):
+            self.username_skeleton = username_skeleton(username)
+            self._loaded_username = username
+            if update_fields is not None:
+                kwargs["update_fields"] = update_fields = {*update_fields, "username_skeleton"}
         if update_fields is not None and {"first_name", "last_name", "last_name_particle"} & set(update_fields):
             kwargs["update_fields"] = {*update_fields, "name"}
         # A changed password is announced (accounts.signals.password_changed) inside the save's transaction:

@@ -8,11 +8,12 @@ the reply is the same, a hasher runs exactly once either way, and every refusal 
 import functools
 
 from django.contrib.auth.hashers import check_password, get_hasher, is_password_usable, make_password
+from django.db.models import Q
 from django.utils.crypto import get_random_string
 
 from accounts import login_limits
 from accounts.models import Member, Organization, User
-from accounts.usernames import lookup_key, normalize_username
+from accounts.usernames import lookup_key, normalize_username, username_skeleton
 
 
 @functools.cache
@@ -23,13 +24,18 @@ def _dummy_hash(algorithm: str) -> str:
 
 
 def _find_login(username: str) -> User | None:
-    """Usernames are unique in NFKC without regard to letter case; the lookup compares the same way."""
-    return User.objects.filter(username__lower=lookup_key(username)).first()
+    """Usernames are unique in NFKC without regard to letter case, and so are their look-alike skeletons
+    (docs/decisions.md §3.18): the login with this very username, else the one that looks like it (`1-adm` +
+    dotless i + `n` finds `1-admin`). The username itself comes first for a login kept without a skeleton
+    because it looked like an older one (migration 0013): it still logs in by its own name."""
+    key = lookup_key(username)
+    found = list(User.objects.filter(Q(username__lower=key) | Q(username_skeleton=username_skeleton(username)))[:2])
+    return next((user for user in found if lookup_key(user.username) == key), found[0] if found else None)
 
 
 def matching_login(*, username: str, password: str, organization: Organization | None = None) -> User | None:
     """The login with this username (any letter case, any Unicode compatibility form: full-width
-    `1-erik` is `1-erik`) and password, or None.
+    `1-erik` is `1-erik`; or one that looks like it: `1-ėrik`) and password, or None.
 
     None also for a login that is locked (`locked_login`) or deactivated, has no usable password, or, when
     `organization` is given, is not an active, unlocked member of it (a member who cannot log in to the

@@ -4,12 +4,12 @@ DELETE /users). Every function is one transaction and saves nothing when it refu
 import re
 
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError
+from django.db.models import ProtectedError, Q
 
 from accounts.models import Member, Membership, Organization, Role, User, UserEmail, UserExpiryDate, UserGroup
 from accounts.services.files import expiry_images_delete_after_commit
 from accounts.signals import login_deleting, member_deleting
-from accounts.usernames import lookup_key, nfkc, normalize_username, username_problem
+from accounts.usernames import lookup_key, nfkc, normalize_username, username_problem, username_skeleton
 from apicore.errors import ErrorCode, FieldProblem, ServiceError
 
 INVALID = ErrorCode.INVALID_FIELD.code
@@ -167,8 +167,16 @@ def _next_member_number(organization: Organization) -> str:
 
 def _duplicates(organization: Organization, username: str, member_number: str | None, ksak: str | None) -> list:
     in_use = []
-    if User.objects.filter(username__lower=lookup_key(username)).exists():
+    # The same username in any letter case, or one that looks like it (the same skeleton: docs/decisions.md
+    # §3.18): two lookups in unique indexes, never a scan of the organization's usernames.
+    key = lookup_key(username)
+    same = Q(username__lower=key) | Q(username_skeleton=username_skeleton(username))
+    found = list(User.objects.filter(same).values_list("username", flat=True)[:2])
+    if any(lookup_key(name) == key for name in found):
         in_use.append(FieldProblem("username", DUPLICATE, "The username is in use (letter case does not count)."))
+    elif found:
+        message = "The username looks like one in use (look-alike letters and accents do not count)."
+        in_use.append(FieldProblem("username", DUPLICATE, message))
     if member_number and Member.objects.filter(organization=organization, member_number=member_number).exists():
         in_use.append(FieldProblem("member_number", DUPLICATE, "The member number is in use in the organization."))
     if ksak and User.objects.filter(ksak_member_number=ksak).exists():

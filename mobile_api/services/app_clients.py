@@ -31,6 +31,9 @@ MAX_REDIRECT_URI_LENGTH = 500
 # A custom scheme in reverse-domain form (RFC 8252 7.1): at least two labels joined by dots.
 REVERSE_DOMAIN_SCHEME = re.compile(r"^[a-z][a-z0-9+-]*(\.[a-z0-9][a-z0-9+-]*)+$")
 WHITESPACE = re.compile(r"\s")
+# Plain http only to the device itself (RFC 8252 7.3, 8.3: a native app's loopback redirect; docs/decisions.md
+# §9.3): the request never leaves the device, so nobody on the way can read the code.
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 
 
 def _refused(problems: list[FieldProblem]) -> ServiceError:
@@ -45,9 +48,10 @@ def redirect_uri_problem(text: str) -> str | None:
 
     Addresses are compared as exact strings (../shared/DECISIONS.md "Mobile sign-in"; docs/decisions.md §9.3
     "Redirect addresses"), so this only decides what may be
-    registered: an https address with a host, or the app's own scheme in reverse-domain form
-    (`se.example.flyclub:/oauth`); never a fragment, userinfo or whitespace, never plain http or a scheme such
-    as javascript:, data: or file:.
+    registered: an https address with a host, the app's own scheme in reverse-domain form
+    (`se.example.flyclub:/oauth`), or plain http to the device itself (`http://127.0.0.1:8400/cb`,
+    `http://[::1]/cb`, `http://localhost/cb`: RFC 8252 7.3); never a fragment, userinfo or whitespace, never
+    plain http to another host or a scheme such as javascript:, data: or file:.
     """
     if not isinstance(text, str) or not text:
         return gettext("The address is empty.")
@@ -60,7 +64,7 @@ def redirect_uri_problem(text: str) -> str | None:
     scheme, _, rest = text.partition(":")
     if not rest:
         return gettext("The address has no scheme.")
-    if scheme == "https":
+    if scheme in ("https", "http"):
         try:
             parts = urlsplit(text)
             parts.port  # noqa: B018 - raises ValueError for a port that is no number
@@ -70,11 +74,13 @@ def redirect_uri_problem(text: str) -> str | None:
             return gettext("The address has no host.")
         if "@" in parts.netloc:
             return gettext("The address must not carry a user name or password.")
+        if scheme == "http" and parts.hostname not in LOOPBACK_HOSTS:
+            return gettext("Plain http is allowed only to the device itself (127.0.0.1, [::1], localhost): use https.")
         return None
     if REVERSE_DOMAIN_SCHEME.match(scheme):
         return None
     if scheme.lower() == "http":
-        return gettext("Plain http is not allowed: use https.")
+        return gettext("Plain http is allowed only to the device itself (127.0.0.1, [::1], localhost): use https.")
     return gettext(
         "The address must begin with https:// or with the app's own scheme in reverse-domain form, such as "
         "com.example.app:/callback."

@@ -48,7 +48,7 @@ KIND_DESCRIPTIONS = {
 class ErrorCode(Enum):
     """(code, kind, title[, status]). The status comes from the kind, except where a code names its own: a
     request too large to read is a problem of its body or address (kind `validation`, the same codes), but
-    HTTP has statuses of their own for it (413, 414), which clients and proxies understand."""
+    HTTP has statuses of their own for it (413, 414, 415), which clients and proxies understand."""
 
     HTTPS_REQUIRED = (10000, Kind.FORBIDDEN, "HTTPS is required")
     UNAUTHORIZED = (10001, Kind.UNAUTHORIZED, "Unauthorized")
@@ -56,6 +56,7 @@ class ErrorCode(Enum):
     ADDRESS_BLOCKED = (10003, Kind.FORBIDDEN, "The address is blocked")
     BODY_NOT_OBJECT = (10004, Kind.VALIDATION, "The request body must be a JSON object")
     BODY_TOO_LARGE = (10004, Kind.VALIDATION, "The request body is too large", 413)
+    UNSUPPORTED_MEDIA_TYPE = (10004, Kind.VALIDATION, "The request body must be application/json", 415)
     INVALID_PARAMETER = (10005, Kind.VALIDATION, "Invalid parameter")
     ADDRESS_TOO_LONG = (10005, Kind.VALIDATION, "The address is too long", 414)
     INVALID_FIELD = (10006, Kind.VALIDATION, "Invalid field")

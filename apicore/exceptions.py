@@ -26,7 +26,7 @@ class ApiError(ServiceError):
 def problem_body(request, exc: ServiceError, *, status: int | None = None) -> dict:
     body = {
         "type": error_type_uri(request, exc.error),
-        "title": exc.error.title,
+        "title": exc.title,
         "status": status or exc.error.status,
         "code": exc.code,
         "request_id": getattr(request, "request_id", None),

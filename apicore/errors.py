@@ -7,6 +7,9 @@ The kind names the problem `type` URI (`https://<host>/errors/<kind>`), see ../s
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as _  # marks the titles for makemessages; no translation here
+
 
 class Kind(StrEnum):
     VALIDATION = "validation"
@@ -48,48 +51,49 @@ KIND_DESCRIPTIONS = {
 class ErrorCode(Enum):
     """(code, kind, title[, status]). The status comes from the kind, except where a code names its own: a
     request too large to read is a problem of its body or address (kind `validation`, the same codes), but
-    HTTP has statuses of their own for it (413, 414), which clients and proxies understand."""
+    HTTP has statuses of their own for it (413, 414, 415), which clients and proxies understand."""
 
-    HTTPS_REQUIRED = (10000, Kind.FORBIDDEN, "HTTPS is required")
-    UNAUTHORIZED = (10001, Kind.UNAUTHORIZED, "Unauthorized")
-    NO_MODULE_ACCESS = (10002, Kind.FORBIDDEN, "No access to the module")
-    ADDRESS_BLOCKED = (10003, Kind.FORBIDDEN, "The address is blocked")
-    BODY_NOT_OBJECT = (10004, Kind.VALIDATION, "The request body must be a JSON object")
-    BODY_TOO_LARGE = (10004, Kind.VALIDATION, "The request body is too large", 413)
-    INVALID_PARAMETER = (10005, Kind.VALIDATION, "Invalid parameter")
-    ADDRESS_TOO_LONG = (10005, Kind.VALIDATION, "The address is too long", 414)
-    INVALID_FIELD = (10006, Kind.VALIDATION, "Invalid field")
-    UNKNOWN_NAME = (10007, Kind.VALIDATION, "Unknown parameter or field")
-    DATABASE_ERROR = (10010, Kind.INTERNAL, "Internal error")
-    TOO_MANY_FAILED_LOGINS = (10012, Kind.TOO_MANY_REQUESTS, "Too many failed login attempts")
-    TOO_MANY_REQUESTS = (10013, Kind.TOO_MANY_REQUESTS, "Too many requests")
-    TOO_MANY_FAILED_AUTHORIZATIONS = (10014, Kind.TOO_MANY_REQUESTS, "Too many failed authorization attempts")
-    TOKEN_MUST_BE_EXCHANGED = (10015, Kind.UNAUTHORIZED, "The token must be exchanged for an access token")
-    INTERNAL_ERROR = (10020, Kind.INTERNAL, "Internal error")
-    DUPLICATE = (10030, Kind.CONFLICT, "Duplicate detected")
-    USER_LIMIT_REACHED = (10040, Kind.CONFLICT, "User limit reached")
-    METHOD_NOT_ALLOWED = (10050, Kind.METHOD_NOT_ALLOWED, "Method not allowed")
-    VERSION_GONE = (10060, Kind.GONE, "This API version is no longer available")
-    NOT_FOUND = (10100, Kind.NOT_FOUND, "Not found")
-    NOT_MODIFIED = (10105, Kind.CONFLICT, "Not modified")
-    NOTHING_TO_CHANGE = (10105, Kind.VALIDATION, "Not modified")
-    HAS_DEPENDENTS = (10106, Kind.CONFLICT, "Other data depends on this")
-    INVALID_DATE = (10110, Kind.VALIDATION, "Invalid date")
-    INVALID_AMOUNT = (10121, Kind.VALIDATION, "Invalid amount")
-    DUPLICATE_TRANSACTION = (10130, Kind.CONFLICT, "Duplicate transaction")
-    BEFORE_LOCK_DATE = (10150, Kind.CONFLICT, "Before the transaction lock date")
-    DATE_IN_FUTURE = (10151, Kind.VALIDATION, "Date in the future")
-    DEBIT_ACCOUNT_NOT_FOUND = (10162, Kind.VALIDATION, "Debit account not found")
-    CREDIT_ACCOUNT_NOT_FOUND = (10163, Kind.VALIDATION, "Credit account not found")
-    COST_CENTER_NOT_FOUND = (10164, Kind.VALIDATION, "Cost center not found")
-    PROJECT_NOT_FOUND = (10165, Kind.VALIDATION, "Project not found")
-    TRANSACTION_NOT_SAVED = (10190, Kind.INTERNAL, "Unable to save the transaction")
-    FLIGHT_LOG_OFF = (10200, Kind.CONFLICT, "The organization does not use the flight log")
-    BOOKING_RULE = (10300, Kind.CONFLICT, "A booking rule stopped the action")
-    BOOKING_OFF = (10301, Kind.FORBIDDEN, "Booking is switched off")
-    MEMBER_LOCKED = (10302, Kind.FORBIDDEN, "The member is locked")
-    NO_THUMBNAIL = (10304, Kind.NOT_FOUND, "The object has no thumbnail")
-    MEMBER_TOKEN_NEEDED = (10305, Kind.FORBIDDEN, "A member's access token is needed")
+    HTTPS_REQUIRED = (10000, Kind.FORBIDDEN, _("HTTPS is required"))
+    UNAUTHORIZED = (10001, Kind.UNAUTHORIZED, _("Unauthorized"))
+    NO_MODULE_ACCESS = (10002, Kind.FORBIDDEN, _("No access to the module"))
+    ADDRESS_BLOCKED = (10003, Kind.FORBIDDEN, _("The address is blocked"))
+    BODY_NOT_OBJECT = (10004, Kind.VALIDATION, _("The request body must be a JSON object"))
+    BODY_TOO_LARGE = (10004, Kind.VALIDATION, _("The request body is too large"), 413)
+    UNSUPPORTED_MEDIA_TYPE = (10004, Kind.VALIDATION, _("The request body must be application/json"), 415)
+    INVALID_PARAMETER = (10005, Kind.VALIDATION, _("Invalid parameter"))
+    ADDRESS_TOO_LONG = (10005, Kind.VALIDATION, _("The address is too long"), 414)
+    INVALID_FIELD = (10006, Kind.VALIDATION, _("Invalid field"))
+    UNKNOWN_NAME = (10007, Kind.VALIDATION, _("Unknown parameter or field"))
+    DATABASE_ERROR = (10010, Kind.INTERNAL, _("Internal error"))
+    TOO_MANY_FAILED_LOGINS = (10012, Kind.TOO_MANY_REQUESTS, _("Too many failed login attempts"))
+    TOO_MANY_REQUESTS = (10013, Kind.TOO_MANY_REQUESTS, _("Too many requests"))
+    TOO_MANY_FAILED_AUTHORIZATIONS = (10014, Kind.TOO_MANY_REQUESTS, _("Too many failed authorization attempts"))
+    TOKEN_MUST_BE_EXCHANGED = (10015, Kind.UNAUTHORIZED, _("The token must be exchanged for an access token"))
+    INTERNAL_ERROR = (10020, Kind.INTERNAL, _("Internal error"))
+    DUPLICATE = (10030, Kind.CONFLICT, _("Duplicate detected"))
+    USER_LIMIT_REACHED = (10040, Kind.CONFLICT, _("User limit reached"))
+    METHOD_NOT_ALLOWED = (10050, Kind.METHOD_NOT_ALLOWED, _("Method not allowed"))
+    VERSION_GONE = (10060, Kind.GONE, _("This API version is no longer available"))
+    NOT_FOUND = (10100, Kind.NOT_FOUND, _("Not found"))
+    NOT_MODIFIED = (10105, Kind.CONFLICT, _("Not modified"))
+    NOTHING_TO_CHANGE = (10105, Kind.VALIDATION, _("Not modified"))
+    HAS_DEPENDENTS = (10106, Kind.CONFLICT, _("Other data depends on this"))
+    INVALID_DATE = (10110, Kind.VALIDATION, _("Invalid date"))
+    INVALID_AMOUNT = (10121, Kind.VALIDATION, _("Invalid amount"))
+    DUPLICATE_TRANSACTION = (10130, Kind.CONFLICT, _("Duplicate transaction"))
+    BEFORE_LOCK_DATE = (10150, Kind.CONFLICT, _("Before the transaction lock date"))
+    DATE_IN_FUTURE = (10151, Kind.VALIDATION, _("Date in the future"))
+    DEBIT_ACCOUNT_NOT_FOUND = (10162, Kind.VALIDATION, _("Debit account not found"))
+    CREDIT_ACCOUNT_NOT_FOUND = (10163, Kind.VALIDATION, _("Credit account not found"))
+    COST_CENTER_NOT_FOUND = (10164, Kind.VALIDATION, _("Cost center not found"))
+    PROJECT_NOT_FOUND = (10165, Kind.VALIDATION, _("Project not found"))
+    TRANSACTION_NOT_SAVED = (10190, Kind.INTERNAL, _("Unable to save the transaction"))
+    FLIGHT_LOG_OFF = (10200, Kind.CONFLICT, _("The organization does not use the flight log"))
+    BOOKING_RULE = (10300, Kind.CONFLICT, _("A booking rule stopped the action"))
+    BOOKING_OFF = (10301, Kind.FORBIDDEN, _("Booking is switched off"))
+    MEMBER_LOCKED = (10302, Kind.FORBIDDEN, _("The member is locked"))
+    NO_THUMBNAIL = (10304, Kind.NOT_FOUND, _("The object has no thumbnail"))
+    MEMBER_TOKEN_NEEDED = (10305, Kind.FORBIDDEN, _("A member's access token is needed"))
 
     @property
     def code(self) -> int:
@@ -101,7 +105,12 @@ class ErrorCode(Enum):
 
     @property
     def title(self) -> str:
+        """The title in English, as every reply but a localized one gives it (see ServiceError.localized)."""
         return self.value[2]
+
+    def title_in_language(self) -> str:
+        """The title in the active language (the request's, from Accept-Language)."""
+        return gettext(self.value[2])
 
     @property
     def status(self) -> int:
@@ -126,7 +135,12 @@ class FieldProblem:
 
 class ServiceError(Exception):
     """A refusal with an error code, raised by services and the conventions layer alike. It carries no HTTP:
-    each API's flavour decides the status and the body (apicore.flavours)."""
+    each API's flavour decides the status and the body (apicore.flavours).
+
+    `localized`: its texts (detail, messages) are the member's, made with gettext in the request's language
+    (a booking rule's refusal, booking off, member locked); the reply then gives its title in that language
+    too. Any other refusal is English throughout, whatever Accept-Language says: one language per reply
+    (docs/decisions.md §1.33 "One language per reply")."""
 
     def __init__(
         self,
@@ -136,6 +150,7 @@ class ServiceError(Exception):
         errors: list[FieldProblem] | None = None,
         dependents: list[dict] | None = None,
         code: int | None = None,
+        localized: bool = False,
     ):
         super().__init__(detail or error.title)
         self.error = error
@@ -145,3 +160,8 @@ class ServiceError(Exception):
         # A few problems carry the code of their single field problem (../shared/DECISIONS.md "Readings of the
         # contract": error codes).
         self.code = code or error.code
+        self.localized = localized
+
+    @property
+    def title(self) -> str:
+        return self.error.title_in_language() if self.localized else self.error.title

@@ -26,7 +26,7 @@ class ApiError(ServiceError):
 def problem_body(request, exc: ServiceError, *, status: int | None = None) -> dict:
     body = {
         "type": error_type_uri(request, exc.error),
-        "title": exc.error.title,
+        "title": exc.title,
         "status": status or exc.error.status,
         "code": exc.code,
         "request_id": getattr(request, "request_id", None),
@@ -121,7 +121,7 @@ _MAPPED = (
     (drf_exceptions.MethodNotAllowed, lambda e: ApiError(ErrorCode.METHOD_NOT_ALLOWED, _method_text(e))),
     (
         drf_exceptions.UnsupportedMediaType,
-        lambda e: ApiError(ErrorCode.BODY_NOT_OBJECT, "The body must be JSON (Content-Type: application/json)."),
+        lambda e: ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "The body must be JSON (Content-Type: application/json)."),
     ),
     (drf_exceptions.ParseError, lambda e: ApiError(ErrorCode.BODY_NOT_OBJECT, "The body is not readable as JSON.")),
     (
@@ -160,6 +160,7 @@ _CODE_OF_STATUS = {
     404: ErrorCode.NOT_FOUND,
     405: ErrorCode.METHOD_NOT_ALLOWED,
     413: ErrorCode.BODY_TOO_LARGE,
+    415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     429: ErrorCode.TOO_MANY_REQUESTS,
 }
 

@@ -33,9 +33,9 @@ from apicore.openapi_document import JSON, FlavourDocument, component, taken
 
 # What any request may get before its view runs (apicore.middleware, config/gunicorn.conf.py): a `Host` that is
 # not ours (400 10005 naming `Host`), a request line over gunicorn's limit (414 10005); with a body, a body
-# over the limit (413 10004).
+# over the limit (413 10004) or not sent as application/json (415 10004).
 REQUEST_ERRORS = (ErrorCode.INVALID_PARAMETER, ErrorCode.ADDRESS_TOO_LONG)
-BODY_ERRORS = (ErrorCode.BODY_TOO_LARGE,)
+BODY_ERRORS = (ErrorCode.BODY_TOO_LARGE, ErrorCode.UNSUPPORTED_MEDIA_TYPE)
 # Path parameters by converter; another converter is documented by its regular expression.
 CONVERTER_SCHEMAS = {
     IdConverter: {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},

@@ -11,5 +11,6 @@ def not_found(request, *args, **kwargs):
 
 
 def catch_all(prefix: str):
-    """Last route of an API: any other address under `prefix` (a trailing slash too) is a JSON 404."""
-    return re_path(rf"^{prefix}.*$", not_found)
+    """Last route of an API: any other address under `prefix` (a trailing slash too, and one with a line break,
+    which `.` alone would not match) is a JSON 404."""
+    return re_path(rf"^{prefix}[\s\S]*$", not_found)

@@ -191,8 +191,9 @@ class Endpoint(APIView):
     # --- bodies ---------------------------------------------------------------------------------------
 
     def json_object(self) -> dict:
-        """The body as a JSON object (UTF-8, at most 32 levels deep, exact numbers), else 400 (10004)."""
-        return jsonbody.parse_object(self.request.body)
+        """The body as a JSON object (sent as application/json, UTF-8, names once, at most 32 levels deep, exact
+        numbers), else 400 (10004), or 415 (10004) for another media type."""
+        return jsonbody.parse_object(self.request.body, self.request.META.get("CONTENT_TYPE", ""))
 
     def validated_body(self, schema: type[Schema], data: dict | None = None, *, partial: bool = False) -> dict:
         """The body by its schema; when it has problems, the checks that need the organization run too, so

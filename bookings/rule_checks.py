@@ -87,7 +87,7 @@ class Outcome:
 
 def refused(text: str) -> ServiceError:
     """409 10300 with the rule's text (already in the member's language)."""
-    return ServiceError(ErrorCode.BOOKING_RULE, text, errors=[RuleProblem(RULE, text)])
+    return ServiceError(ErrorCode.BOOKING_RULE, text, errors=[RuleProblem(RULE, text)], localized=True)
 
 
 @dataclass
@@ -110,13 +110,15 @@ class Checks:
 def check_booking_on(member: Member) -> None:
     """403 10301 when the member's organization has booking switched off (reads too)."""
     if not member.organization.booking_enabled:
-        raise ServiceError(ErrorCode.BOOKING_OFF, _("Booking is switched off in your club."))
+        raise ServiceError(ErrorCode.BOOKING_OFF, _("Booking is switched off in your club."), localized=True)
 
 
 def check_not_locked(member: Member) -> None:
     """403 10302: a locked member may read but not book, cut or cancel."""
     if member.locked:
-        raise ServiceError(ErrorCode.MEMBER_LOCKED, _("Your membership is locked: you cannot book, cut or cancel."))
+        raise ServiceError(
+            ErrorCode.MEMBER_LOCKED, _("Your membership is locked: you cannot book, cut or cancel."), localized=True
+        )
 
 
 # --- texts ---------------------------------------------------------------------------------------------------

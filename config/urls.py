@@ -43,4 +43,8 @@ urlpatterns = [
     path("", pages.home, name="home"),
 ]
 
+# Under an API's address, whatever Django itself refuses is answered in Problem Details too (config.pages).
+handler400 = "config.pages.bad_request"
+handler403 = "config.pages.permission_denied"
+handler404 = "config.pages.page_not_found"
 handler500 = "config.pages.server_error"

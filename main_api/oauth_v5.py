@@ -2,7 +2,7 @@
 
 import json
 
-from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
@@ -40,7 +40,8 @@ class MainTokenView(TokenView):
             ratelimit.ensure_ip_not_blocked(request)
             try:
                 grant_type = request.POST.get("grant_type")
-            except SuspiciousOperation as error:  # too large, too many fields (DATA_UPLOAD_*)
+            except (SuspiciousOperation, BadRequest) as error:
+                # too large, too many fields (DATA_UPLOAD_*); a form in another charset than UTF-8 (BadRequest)
                 return self.refuse_form(error)
             except MultiPartParserError:  # a multipart form that cannot be read (no boundary, cut short)
                 return oauth_error(400, "invalid_request", _("The token request is not valid."))
@@ -68,7 +69,7 @@ class MainTokenView(TokenView):
         return response
 
     @staticmethod
-    def refuse_form(error: SuspiciousOperation) -> JsonResponse:
+    def refuse_form(error: SuspiciousOperation | BadRequest) -> JsonResponse:
         """A form Django will not read is a token request that is not valid: 413 when it is too large."""
         status = 413 if isinstance(error, RequestDataTooBig) else 400
         return oauth_error(status, "invalid_request", _descriptions()["invalid_request"])

@@ -9,7 +9,7 @@ Errors are in OAuth's form, except 429 and 500 (Problem Details), as document 2 
 import json
 from urllib.parse import urlencode
 
-from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.db import transaction
 from django.http import HttpResponseRedirect, JsonResponse
 from django.http.multipartparser import MultiPartParserError
@@ -120,7 +120,7 @@ class _MobileOAuthView:
             ratelimit.ensure_ip_not_blocked(request)
             try:
                 request.POST.get("grant_type")  # reads the form: too large or broken is refused here
-            except SuspiciousOperation as error:
+            except (SuspiciousOperation, BadRequest) as error:  # BadRequest: a form not in UTF-8
                 status = 413 if isinstance(error, RequestDataTooBig) else 400
                 return oauth_error(status, "invalid_request", error_descriptions()["invalid_request"])
             except MultiPartParserError:

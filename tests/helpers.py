@@ -15,6 +15,7 @@ KIND_OF_STATUS = {
     410: "gone",
     413: "validation",
     414: "validation",
+    415: "validation",
     429: "too-many-requests",
     500: "internal",
 }

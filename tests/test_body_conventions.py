@@ -18,9 +18,11 @@ def test_body_that_is_not_a_json_object_is_10004(api):
 
 
 def test_form_encoded_body_is_not_a_json_object(api):
+    """A form is not JSON: 415 10004 (issue 18: another media type than application/json is 415)."""
     response = api.call("POST", "/expiry-date-types", data={"name": "Medical"})
-    assert response.status_code == 400
+    assert response.status_code == 415
     assert response.json()["code"] == 10004
+    assert not ExpiryDateType.objects.exists()
 
 
 def test_unknown_body_field_is_10007_and_names_it(api):

@@ -74,7 +74,7 @@ EXPECTED = {
     "bad-request": (400, 10004, "validation"),
     "http404": (404, 10100, "not-found"),
     "drf-not-found": (404, 10100, "not-found"),
-    "unsupported-media-type": (400, 10004, "validation"),
+    "unsupported-media-type": (415, 10004, "validation"),
     "api-exception-400": (400, 10004, "validation"),
     "api-exception-500": (500, 10020, "internal"),
 }

@@ -571,6 +571,24 @@ def test_replies_before_the_view_are_documented_on_every_operation(document):
                 assert "413" not in codes, where
 
 
+def test_a_body_of_another_media_type_is_documented_as_415_on_every_operation_with_a_body(document, mobile_document):
+    """Issue 18: a JSON body must come as application/json; the 415 (10004) is listed wherever a body is."""
+    for name, doc in (("main", document), ("mobile", mobile_document)):
+        for path, item in doc["paths"].items():
+            for method, operation in item.items():
+                if "requestBody" not in operation or path.startswith("/oauth/"):  # forms, OAuth's errors
+                    continue
+                assert "415" in operation["responses"], (name, method, path)
+                reply = operation["responses"]["415"]["content"]["application/problem+json"]
+                assert reply["schema"]["properties"]["code"]["enum"] == [10004], (name, method, path)
+
+
+def test_a_415_conforms_to_the_document(document, api):
+    response = api.call("POST", "/expiry-date-types", data=b'{"name": "Medical"}', content_type="text/plain")
+
+    Conformance(document).check("POST", "/expiry-date-types", response, 415)
+
+
 def test_replies_before_the_view_conform_to_the_document(document, api):
     conformance = Conformance(document)
     too_large = b'{"name": "' + b"x" * (1024 * 1024) + b'"}'

@@ -258,7 +258,14 @@ class _BookingAction(_MobileBookings, ItemEndpoint):
 class BookingCut(_BookingAction):
     """Cut the member's booking that is going on: it ends now."""
 
-    errors = {"post": (*_MobileBookings.errors["post"], ErrorCode.BODY_NOT_OBJECT, ErrorCode.UNKNOWN_NAME)}
+    errors = {
+        "post": (
+            *_MobileBookings.errors["post"],
+            ErrorCode.BODY_NOT_OBJECT,
+            ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode.UNKNOWN_NAME,
+        )
+    }
 
     def post(self, request, *args, **kwargs):
         """Cut the member's booking that is going on: it ends now (a whole minute)."""

@@ -2,7 +2,8 @@
 
 Redis (production, several gunicorn workers): the checks of one call run as one Lua script, so they are
 atomic across processes and cost one round trip on a connection pool that lives as long as the process
-(Django's RedisCache builds a client per operation). Any other Django cache (the embedded default's
+(Django's RedisCache builds a client per operation); while Redis is away, the process's own memory stands in
+(`FallbackCounters`, apicore.cache, docs/decisions.md §12.21). Any other Django cache (the embedded default's
 LocMemCache: one process with threads): the same steps under a lock of the process.
 
 Windows are the ones django-ratelimit uses (each key's window ends at its own second of the period), so
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
+
+from apicore.cache import RedisCacheWithFallback, breaker, local_cache, redis_options, unreachable_errors
 
 PREFIX = "fc:"
 # A counter lives a little longer than its window, as django-ratelimit's do.
@@ -120,7 +123,7 @@ class RedisCounters:
     def __init__(self, url: str):
         import redis
 
-        self.client = redis.Redis.from_url(url)
+        self.client = redis.Redis.from_url(url, **redis_options())
         self._check = self.client.register_script(CHECK_AND_COUNT)
         self._increment = self.client.register_script(INCREMENT)
 
@@ -192,10 +195,75 @@ class CacheCounters:
             self.cache.set_many({key: _new_stamp() for key in keys}, REVISION_TTL)
 
 
+class FallbackCounters:
+    """Redis's counters; while Redis is away (apicore.cache.Breaker), the same in the process's own memory.
+
+    The token rows' stamps (main_api.token_cache) then change on every read, so that no process answers from
+    a row that another one may have changed meanwhile: each call reads its row from the database until Redis
+    is back. The stamps this process renews meanwhile are renewed in Redis too, first thing when it is back.
+    """
+
+    MAX_PENDING = 10_000
+
+    def __init__(self, url: str):
+        self.redis = RedisCounters(url)
+        self.local = CacheCounters(local_cache(url))
+        self.breaker = breaker(url)
+        self.unreachable = unreachable_errors()
+        self._pending: set[str] = set()
+        self._pending_lock = threading.Lock()
+
+    def _redis(self, operation):
+        """`operation` on Redis, or None (with the breaker told) when Redis is away or due only later."""
+        if not self.breaker.available():
+            return None
+        try:
+            if self._pending:
+                with self._pending_lock:
+                    pending, self._pending = self._pending, set()
+                try:
+                    self.redis.bump(pending)
+                except BaseException:
+                    with self._pending_lock:
+                        self._pending |= pending
+                    raise
+            result = operation()
+        except self.unreachable as error:
+            self.breaker.failed(error)
+            return None
+        self.breaker.succeeded()
+        return (result,)
+
+    def get(self, key: str) -> int:
+        found = self._redis(lambda: self.redis.get(key))
+        return found[0] if found else self.local.get(key)
+
+    def increment(self, key: str, ttl: int) -> int:
+        found = self._redis(lambda: self.redis.increment(key, ttl))
+        return found[0] if found else self.local.increment(key, ttl)
+
+    def check_and_count(self, *, blocked_key, block_at, counter_key, counter_ttl, revision_keys, holds) -> CheckResult:
+        arguments = dict(blocked_key=blocked_key, block_at=block_at, counter_key=counter_key, counter_ttl=counter_ttl)
+        found = self._redis(lambda: self.redis.check_and_count(**arguments, revision_keys=revision_keys, holds=holds))
+        if found:
+            return found[0]
+        # A stamp of its own for this call only: the caller's row is never current (it reads the database).
+        result = self.local.check_and_count(**arguments, revision_keys=[], holds="*" if holds == "*" else "\0never")
+        return CheckResult(result.outcome, f"local.{_new_stamp()}", result.count)
+
+    def bump(self, keys) -> None:
+        keys = list(keys)
+        if self._redis(lambda: self.redis.bump(keys)) is None:
+            with self._pending_lock:
+                if len(self._pending) < self.MAX_PENDING:
+                    self._pending.update(keys)
+            self.local.bump(keys)
+
+
 _backends: dict = {}
 
 
-def backend() -> RedisCounters | CacheCounters:
+def backend() -> RedisCounters | FallbackCounters | CacheCounters:
     """The counters of the configured cache (RATELIMIT_USE_CACHE), one per process and configuration."""
     alias = getattr(settings, "RATELIMIT_USE_CACHE", "default")
     config = settings.CACHES[alias]
@@ -205,7 +273,14 @@ def backend() -> RedisCounters | CacheCounters:
         if config["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
             location = config["LOCATION"]
             found = RedisCounters(location[0] if isinstance(location, list | tuple) else location)
+        elif _is_fallback_cache(config["BACKEND"]):
+            location = config["LOCATION"]
+            found = FallbackCounters(location[0] if isinstance(location, list | tuple) else location)
         else:
             found = CacheCounters(caches[alias])
         _backends[ident] = found
     return found
+
+
+def _is_fallback_cache(path: str) -> bool:
+    return path == f"{RedisCacheWithFallback.__module__}.{RedisCacheWithFallback.__qualname__}"

@@ -1,6 +1,10 @@
-"""Small public pages: the home page, the error kinds and the v5 migration guide."""
+"""Small public pages: the home page, the error kinds, the v5 migration guide, liveness and readiness."""
 
-from django.db import connection
+import logging
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DatabaseError, connection
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.views import defaults
@@ -34,6 +38,57 @@ def health(request):
     """For load balancers and the benchmark's unauthenticated baseline: no token, no query of data."""
     connection.ensure_connection()
     return JsonResponse({"status": "ok"})
+
+
+def ready(request):
+    """Readiness (docs/decisions.md §12.21): the database, the cache and the broker, each "ok" or "down".
+    503 only without the database; without the cache or the broker the APIs still answer (the limits per
+    process, webhook events later), so the service is "degraded" and stays in rotation."""
+    dependencies = {"database": _database_state(), "cache": _cache_state(), "broker": _broker_state()}
+    if dependencies["database"] != "ok":
+        status, http_status = "unavailable", 503
+    elif all(state == "ok" for state in dependencies.values()):
+        status, http_status = "ok", 200
+    else:
+        status, http_status = "degraded", 200
+    reply = JsonResponse({"status": status, "dependencies": dependencies}, status=http_status)
+    reply["Cache-Control"] = "no-store"
+    return reply
+
+
+def _database_state() -> str:
+    try:
+        connection.ensure_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError as error:
+        logging.getLogger("config.ready").warning("readiness: the database is unreachable (%s)", error)
+        return "down"
+    return "ok"
+
+
+def _cache_state() -> str:
+    """A Redis cache is asked directly (not through its fallback); a cache of the process's own is always up."""
+    ping = getattr(cache, "ping", None)
+    if ping is None:
+        return "ok"
+    return "ok" if ping() else "down"
+
+
+def _broker_state() -> str:
+    """A broker of this machine's own (the file system, the tests' eager tasks) is always up; any other is
+    asked for a connection, bounded by short timeouts."""
+    from celery import current_app
+
+    url = settings.CELERY_BROKER_URL
+    if settings.CELERY_TASK_ALWAYS_EAGER or url.startswith(("filesystem://", "memory://")):
+        return "ok"
+    try:
+        with current_app.connection_for_write(url, connect_timeout=1) as broker:
+            broker.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+    except Exception:
+        return "down"
+    return "ok"
 
 
 def bad_request(request, exception):

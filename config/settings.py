@@ -42,10 +42,10 @@ REQUIRE_HTTPS = env_bool("REQUIRE_HTTPS", True)
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 # When HTTPS is required, the websites are https only too (apicore.middleware.TrustedProxySchemeMiddleware
 # runs first, so https behind a trusted proxy counts): plain HTTP to a page is redirected (API addresses
-# answer 403 10000 from HttpsRequiredMiddleware instead, and /health stays open to load balancers), the
+# answer 403 10000 from HttpsRequiredMiddleware instead, and /health and /ready stay open to load balancers), the
 # session and CSRF cookies are Secure, and browsers are told to use https only (HSTS).
 SECURE_SSL_REDIRECT = REQUIRE_HTTPS
-SECURE_REDIRECT_EXEMPT = [r"^(main|mobile)/v\d+(/|$)", r"^health$"]
+SECURE_REDIRECT_EXEMPT = [r"^(main|mobile)/v\d+(/|$)", r"^health$", r"^ready$"]
 SESSION_COOKIE_SECURE = REQUIRE_HTTPS
 CSRF_COOKIE_SECURE = REQUIRE_HTTPS
 SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000")) if REQUIRE_HTTPS else 0
@@ -135,8 +135,12 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Seconds between a process's tries of a Redis that did not answer.
+REDIS_RETRY_SECONDS = float(os.environ.get("REDIS_RETRY_SECONDS", "5"))
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # While Redis is away, each process keeps the limits in its own memory and tries Redis again every few
+    # seconds (apicore.cache; docs/decisions.md §12.21 "When Redis or the broker is away").
+    CACHES = {"default": {"BACKEND": "apicore.cache.RedisCacheWithFallback", "LOCATION": REDIS_URL}}
 else:
     # Local memory: rate-limit counters are per process, so the embedded default runs one process.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -40,6 +40,7 @@ urlpatterns = [
     path("", include("mobile_api.urls_consent")),
     path("", include("member_site.urls")),
     path("health", pages.health, name="health"),
+    path("ready", pages.ready, name="ready"),
     path("", pages.home, name="home"),
 ]
 

@@ -22,7 +22,7 @@ from django.urls import URLResolver, get_resolver, path
 from django.urls.converters import IntConverter, get_converters
 from drf_spectacular.generators import EndpointEnumerator, SchemaGenerator
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 from rest_framework.exceptions import MethodNotAllowed
 
 from apicore.converters import IdConverter
@@ -330,8 +330,10 @@ class DocumentView(SpectacularJSONAPIView):
         return document_exception_handler
 
 
-class DocsView(SpectacularSwaggerView):
-    """Swagger UI on the document, from the project's own static files (drf-spectacular-sidecar)."""
+class DocsView(SpectacularSwaggerSplitView):
+    """Swagger UI on the document, from the project's own static files (drf-spectacular-sidecar). Its start script
+    is a file too (`docs?script=`), not inline: the page's Content-Security-Policy runs no inline script
+    (config.csp)."""
 
     authentication_classes = []
     permission_classes = []

@@ -85,6 +85,7 @@ MIDDLEWARE = [
     "apicore.middleware.HttpsRequiredMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.csp.PageKindCSPMiddleware",  # django-csp: a Content-Security-Policy per kind of page (config.csp)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.language.NorwegianAliasesMiddleware",  # `no` and `nn` read as `nb`, before the language is chosen
     "django.middleware.locale.LocaleMiddleware",
@@ -159,6 +160,7 @@ TIME_ZONE = "UTC"
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]  # the websites' style sheet (static/site.css)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -696,15 +696,22 @@ def test_the_docs_page_loads_only_this_servers_own_files():
     assert response["Content-Type"].startswith("text/html")
     page = Addresses()
     page.feed(response.content.decode())
-    assert len(page.addresses) >= 3  # Swagger UI's style sheet, two scripts (and the icon)
+    assert len(page.addresses) >= 4  # Swagger UI's style sheet, two scripts, the start script (and the icon)
+    # The start script is a file of the docs route itself, not inline: the page's Content-Security-Policy runs
+    # no inline script (config.csp).
+    start_script = f"{DOCS_URL}?script="
+    assert start_script in page.addresses
+    assert not "".join(page.scripts).strip()
     for address in page.addresses:
         parts = urlsplit(address)
         assert not parts.scheme and not parts.netloc, address
-        assert address.startswith("/static/drf_spectacular_sidecar/"), address
+        assert address.startswith("/static/drf_spectacular_sidecar/") or address == start_script, address
         served = client.get(address, secure=True)
         assert served.status_code == 200, address
         assert b"".join(served.streaming_content if served.streaming else [served.content])
-    script = "\n".join(page.scripts)
+    served = client.get(start_script, secure=True)
+    assert served["Content-Type"].startswith("application/javascript")
+    script = served.content.decode()
     assert not re.search(r"https?://", script), "the inline script names another host"
     assert '"validatorUrl": null' in script  # Swagger UI would otherwise send the document to swagger.io
     assert f'"{DOCUMENT_URL}"' in script
@@ -1026,4 +1033,6 @@ def test_the_mobile_docs_page_loads_only_this_servers_own_files():
     for address in page.addresses:
         parts = urlsplit(address)
         assert not parts.scheme and not parts.netloc, address
-    assert f"{MOBILE_BASE}/openapi.json" in response.content.decode()
+    assert f"{MOBILE_BASE}/docs?script=" in page.addresses  # the start script, a file (config.csp)
+    script = Client().get(f"{MOBILE_BASE}/docs?script=", secure=True).content.decode()
+    assert f'"{MOBILE_BASE}/openapi.json"' in script

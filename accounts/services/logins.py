@@ -2,7 +2,9 @@
 
 Nothing is written by a check: no `last_login`, and no re-hashing of a password stored with an older hasher
 (`django.contrib.auth.hashers.check_password` without a setter). Whether a username exists is never shown:
-the reply is the same, a hasher runs exactly once either way, and every refusal counts in the shared limit.
+the reply is the same, a hasher runs exactly once either way, and every refusal counts: on the website in the
+username's limit; in a login check in the username's limit for a member of the token's organization, else in the
+token's (docs/decisions.md §3.18).
 """
 
 import functools
@@ -49,8 +51,8 @@ def matching_login(*, username: str, password: str, organization: Organization |
     return user
 
 
-def verify_login(request, *, username: str, password: str, organization: Organization | None = None) -> User | None:
-    """`matching_login` under the shared limit of failed logins.
+def verify_login(request, *, username: str, password: str) -> User | None:
+    """`matching_login` under the shared limit of failed logins (the website's login page and admin login).
 
     Raises ServiceError (400 10006 naming `username`) for a username that no login can have (invisible
     characters, mixed scripts: accounts.usernames); it does not count, as it guesses no password. Then raises
@@ -58,6 +60,39 @@ def verify_login(request, *, username: str, password: str, organization: Organiz
     otherwise every refusal (unknown username included) counts as one failure, in the username's NFKC form.
     """
     username = normalize_username(username)
+    login_limits.ensure_not_blocked(request, username)
+    user = matching_login(username=username, password=password)
+    if user is None:
+        login_limits.count_failure(request, username)
+    return user
+
+
+def is_member_login(username: str, organization: Organization) -> bool:
+    """Whether the username's login is an active member of the organization (locked or not): the usernames
+    whose failed checks an organization may count."""
+    return Member.objects.filter(
+        user__username__lower=lookup_key(username), organization=organization, active=True
+    ).exists()
+
+
+def verify_login_check(
+    request, *, username: str, password: str, organization: Organization, checker: str
+) -> User | None:
+    """An organization's check of a login (POST /login-checks): `matching_login` for its members only.
+
+    Raises ServiceError for a username no login can have (as `verify_login`), then
+    login_limits.TooManyFailedLogins (of "checker") when the checker (the token) has used up its failed checks.
+    A username that is no active member of the organization (another organization's member, a former member,
+    an unknown username alike) is not valid and counts toward the checker only: another organization cannot
+    use up a login's failed logins, nor learn that it is blocked. A member's username is checked under its own
+    limit, shared with the login page. The hasher runs once either way.
+    """
+    username = normalize_username(username)
+    login_limits.ensure_checker_not_blocked(request, checker)
+    if not is_member_login(username, organization):
+        check_password(password, _dummy_hash(get_hasher().algorithm))
+        login_limits.count_checker_failure(request, checker)
+        return None
     login_limits.ensure_not_blocked(request, username)
     user = matching_login(username=username, password=password, organization=organization)
     if user is None:

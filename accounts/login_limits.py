@@ -6,6 +6,10 @@
   429 page on the website) for the rest of the window, whatever the password.
 - Per checker (a Main API token): 20 failed login checks of usernames that are no member of its organization in
   10 minutes, and that token's checks are refused (429 10012) for the rest of the window.
+- Per client address (given by the interface: apicore.client_ip, X-Forwarded-For only from TRUSTED_PROXIES): 30
+  failed logins on the
+  website's login page (the Mobile sign-in's too) and the admin login in 15 minutes, whatever the usernames;
+  the address is refused (a 429 page with Retry-After) for the rest of the window (docs/decisions.md §3.19).
 
 Counters live in Django's cache through django-ratelimit's atomic windows, as the API's token limits do
 (apicore/ratelimit.py).
@@ -18,6 +22,7 @@ from accounts.usernames import lookup_key
 
 GROUP = "failed-logins"
 CHECKER_GROUP = "failed-login-checks"
+ADDRESS_GROUP = "failed-logins-by-address"
 
 
 def limit() -> int:
@@ -36,9 +41,17 @@ def checker_window_seconds() -> int:
     return getattr(settings, "FAILED_LOGIN_CHECKS_WINDOW_SECONDS", 10 * 60)
 
 
+def address_limit() -> int:
+    return getattr(settings, "FAILED_LOGINS_PER_ADDRESS", 30)
+
+
+def address_window_seconds() -> int:
+    return getattr(settings, "FAILED_LOGINS_PER_ADDRESS_WINDOW_SECONDS", 15 * 60)
+
+
 class TooManyFailedLogins(Exception):
     """A count has reached its limit; `retry_after` is the whole seconds left in the window, `of` what was
-    counted: "username" or "checker"."""
+    counted: "username", "checker" or "address"."""
 
     def __init__(self, retry_after: int, of: str = "username"):
         super().__init__(f"Too many failed logins; retry after {retry_after} seconds.")
@@ -92,3 +105,21 @@ def ensure_checker_not_blocked(request, checker: str) -> None:
 
 def count_checker_failure(request, checker: str) -> None:
     _count(request, CHECKER_GROUP, checker, checker_limit(), checker_window_seconds(), increment=True)
+
+
+def _address_key(address: str) -> str:
+    return f"ip:{address}"
+
+
+def ensure_address_not_blocked(request, address: str) -> None:
+    """Raises TooManyFailedLogins (of "address") when the client's address has reached its failed logins in
+    this window, whatever the usernames tried."""
+    usage = _count(
+        request, ADDRESS_GROUP, _address_key(address), address_limit(), address_window_seconds(), increment=False
+    )
+    if usage is not None and usage["count"] >= address_limit():
+        raise TooManyFailedLogins(_seconds_to_reset(usage), of="address")
+
+
+def count_address_failure(request, address: str) -> None:
+    _count(request, ADDRESS_GROUP, _address_key(address), address_limit(), address_window_seconds(), increment=True)

@@ -51,19 +51,24 @@ def matching_login(*, username: str, password: str, organization: Organization |
     return user
 
 
-def verify_login(request, *, username: str, password: str) -> User | None:
-    """`matching_login` under the shared limit of failed logins (the website's login page and admin login).
+def verify_login(request, *, username: str, password: str, address: str) -> User | None:
+    """`matching_login` under the limits of failed logins (the website's login page, the Mobile sign-in's login
+    page and the admin login): the username's, shared with login checks, and the client address's (`address`,
+    as apicore.client_ip gives it).
 
     Raises ServiceError (400 10006 naming `username`) for a username that no login can have (invisible
     characters, mixed scripts: accounts.usernames); it does not count, as it guesses no password. Then raises
-    login_limits.TooManyFailedLogins before the password is looked at when the username is blocked;
-    otherwise every refusal (unknown username included) counts as one failure, in the username's NFKC form.
+    login_limits.TooManyFailedLogins before the password is looked at when the address or the username is
+    blocked; otherwise every refusal (unknown username included) counts as one failure of the username, in its
+    NFKC form, and one of the address.
     """
     username = normalize_username(username)
+    login_limits.ensure_address_not_blocked(request, address)
     login_limits.ensure_not_blocked(request, username)
     user = matching_login(username=username, password=password)
     if user is None:
         login_limits.count_failure(request, username)
+        login_limits.count_address_failure(request, address)
     return user
 
 

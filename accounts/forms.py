@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from accounts import login_limits
 from accounts.models import User
 from accounts.services import logins
+from apicore.client_ip import client_ip
 from apicore.errors import ServiceError
 
 
@@ -20,15 +21,16 @@ class MemberLoginForm(AuthenticationForm):
     same code as POST /login-checks. A username with invisible characters or mixed scripts is refused on its
     field (accounts.usernames) and counts no failure.
 
-    Before the password is looked at, the username's failed logins are checked against the shared limit;
-    when it is reached, the form carries `retry_after` (seconds) and one error asking to wait. Every wrong
-    login counts, unknown usernames included.
+    Before the password is looked at, the client address's and the username's failed logins are checked against
+    their limits; when one is reached, the form carries `retry_after` (seconds) and one error asking to wait.
+    Every wrong login counts, unknown usernames included.
     """
 
     error_messages = {
         **AuthenticationForm.error_messages,
         "invalid_login": _("Wrong username or password."),
         "too_many_failed_logins": _("Too many failed logins for this username."),
+        "too_many_failed_logins_from_address": _("Too many failed logins from your address."),
         "invalid_username": _("A username has no invisible characters or spaces, and its letters are of one script."),
     }
 
@@ -41,25 +43,29 @@ class MemberLoginForm(AuthenticationForm):
         password = self.cleaned_data.get("password")
         if username is not None and password:
             try:
-                user = logins.verify_login(self.request, username=username, password=password)
+                address = client_ip(self.request) if self.request is not None else ""
+                user = logins.verify_login(self.request, username=username, password=password, address=address)
             except ServiceError:  # a username no login can have (accounts.usernames)
                 message = self.error_messages["invalid_username"]
                 raise ValidationError({"username": message}, code="invalid_username") from None
             except login_limits.TooManyFailedLogins as blocked:
                 self.retry_after = blocked.retry_after
-                raise self.too_many_failed_logins_error(blocked.retry_after) from None
+                raise self.too_many_failed_logins_error(blocked.retry_after, of=blocked.of) from None
             if user is None:
                 raise self.get_invalid_login_error()
             self.confirm_login_allowed(user)
             self.user_cache = user
         return self.cleaned_data
 
-    def too_many_failed_logins_error(self, retry_after: int) -> ValidationError:
+    def too_many_failed_logins_error(self, retry_after: int, of: str = "username") -> ValidationError:
         minutes = max(math.ceil(retry_after / 60), 1)
         wait = ngettext(
             "Wait %(minutes)d minute and try again.", "Wait %(minutes)d minutes and try again.", minutes
         ) % {"minutes": minutes}
-        return ValidationError(f"{self.error_messages['too_many_failed_logins']} {wait}", code="too_many_failed_logins")
+        reason = self.error_messages[
+            "too_many_failed_logins_from_address" if of == "address" else "too_many_failed_logins"
+        ]
+        return ValidationError(f"{reason} {wait}", code="too_many_failed_logins")
 
 
 class MemberPasswordChangeForm(PasswordChangeForm):

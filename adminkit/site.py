@@ -88,6 +88,18 @@ class OrganizationAdminSite(admin.AdminSite):
         if kept:
             super().register(kept, admin_class, **options)
 
+    def login(self, request, extra_context=None):
+        """Django's admin login with our form; a form refused by a limit of failed logins (the username's or
+        the client address's: the form's `retry_after`) comes back with status 429 and `Retry-After`, as on the
+        member website's /login (docs/decisions.md §3.20)."""
+        response = super().login(request, extra_context)
+        form = (getattr(response, "context_data", None) or {}).get("form")
+        retry_after = getattr(form, "retry_after", None)
+        if retry_after is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(retry_after)
+        return response
+
     # --- who is here, and in which organization ------------------------------------------------------------
 
     def administered_organizations(self, request) -> list[Organization]:

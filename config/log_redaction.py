@@ -6,9 +6,10 @@ Two independent layers, so that either one alone keeps tokens out of the log:
   that logger never goes below INFO, whatever LOG_LEVEL says;
 - a filter on every handler (`RedactSecrets`) that rewrites each record before it is written: values of
   secret-named fields (access_token=..., "password": "...", client_secret, code, ...), Bearer and Basic
-  credentials, passwords in URLs, password-reset links, and every text value of an SQL statement that
-  django.db.backends logs (session keys, session data, password hashes, token checksums and personal data
-  are all text; statements, numbers and the count of parameters stay).
+  credentials, passwords in URLs, password-reset links (by position: whatever follows /password-reset/<uid>/),
+  and every text value of an SQL statement that django.db.backends logs (session keys, session data, password
+  hashes, token checksums and personal data are all text; statements, numbers and the count of parameters
+  stay).
 
 This module imports nothing of Django: settings.py builds LOGGING with it, and the test suite's log capture
 (tests/log_secrets.py) installs the same configuration at DEBUG.
@@ -34,8 +35,20 @@ _BARE_PAIR = re.compile(rf"(?P<key>(?:^|(?<=[\s?&;,(]))(?:{_SECRET_KEYS})=)(?P<v
 _AUTH_SCHEME = re.compile(r"\b(?P<scheme>Bearer|Basic)\s+[A-Za-z0-9._~+/=%-]+", re.IGNORECASE)
 # scheme://user:password@host (DATABASE_URL, REDIS_URL, a broker URL in an error message).
 _URL_PASSWORD = re.compile(r"(?P<head>\b[a-z][a-z0-9+.-]*://[^:/\s@]*:)[^@\s/]+(?=@)", re.IGNORECASE)
-# Django's password-reset token: a base-36 timestamp, a dash, 20 hex digits (PasswordResetTokenGenerator).
-_RESET_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9a-z]{1,13}-[0-9a-f]{20}(?![0-9A-Za-z])")
+# A password-reset link, by position: whatever follows /password-reset/<uid>/ up to the end of the path (any
+# form: Django's tokens were 20 hex digits with SHA-1 and are 32 with SHA-256; a made-up or mangled one is
+# redacted too), in a request line, a full address, a Referer or percent-encoded in a query (`%2F`). Only
+# Django's own `set-password` (the address the link redirects to once its token is in the session) stays.
+_SLASH = r"(?:/|%2F)"
+_PATH_END = r"""\s?#&"'<>"""
+_RESET_LINK = re.compile(
+    rf"(?P<head>{_SLASH}password-reset{_SLASH}[^/{_PATH_END}%]+{_SLASH})"
+    rf"(?!set-password(?:[{_PATH_END}]|$))[^{_PATH_END}]+",
+    re.IGNORECASE,
+)
+# A password-reset token outside a link (a traceback's values, a mail's text): a base-36 timestamp, a dash,
+# 20 (SHA-1) to 64 hex digits (PasswordResetTokenGenerator).
+_RESET_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9a-z]{1,13}-[0-9a-f]{20,64}(?![0-9A-Za-z])")
 # A text literal of SQL, as Django's last_executed_query renders it on SQLite and PostgreSQL ('' escapes ').
 _SQL_TEXT = re.compile(r"'(?:[^']|'')*'")
 
@@ -46,6 +59,7 @@ def redact(text: str) -> str:
     text = _BARE_PAIR.sub(lambda m: f"{m['key']}{REDACTED}", text)
     text = _AUTH_SCHEME.sub(lambda m: f"{m['scheme']} {REDACTED}", text)
     text = _URL_PASSWORD.sub(lambda m: f"{m['head']}{REDACTED}", text)
+    text = _RESET_LINK.sub(lambda m: f"{m['head']}{REDACTED}", text)
     return _RESET_TOKEN.sub(REDACTED, text)
 
 
@@ -102,7 +116,9 @@ def logging_config(level: str = "WARNING", handler: dict | None = None) -> dict:
             # Django's defaults give "django" a console handler of its own (with DEBUG) and mail_admins, both
             # without the filter, and hold it at INFO; here it writes through the root handler like the rest.
             "django": {"level": level},
-            "django.server": {"level": _at_least(level, "INFO")},
+            # Django's defaults give "django.server" (runserver's request lines) a handler of its own and stop
+            # it there (propagate False): its lines would go nowhere, or around the filter.
+            "django.server": {"level": _at_least(level, "INFO"), "propagate": True},
             # Its DEBUG lines print issued tokens and the requests that carried them.
             "oauthlib": {"level": _at_least(level, "INFO")},
         },

@@ -287,6 +287,12 @@ FAILED_TOKEN_CHECKS_WINDOW_SECONDS = 600
 # The login page and POST /login-checks share this count per username.
 FAILED_LOGINS_PER_USERNAME = 5
 FAILED_LOGINS_WINDOW_SECONDS = 900
+# POST /login-checks of usernames that are no members of the token's organization, per token.
+FAILED_LOGIN_CHECKS_PER_TOKEN = 20
+FAILED_LOGIN_CHECKS_WINDOW_SECONDS = 600
+# The login page (the Mobile sign-in's too) and the admin login, per client address, whatever the usernames.
+FAILED_LOGINS_PER_ADDRESS = 30
+FAILED_LOGINS_PER_ADDRESS_WINDOW_SECONDS = 900
 
 # No secret in any log at any level: levels and a redacting filter on the handler (config.log_redaction).
 LOGGING = logging_config(os.environ.get("LOG_LEVEL", "WARNING"))

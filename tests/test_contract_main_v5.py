@@ -165,7 +165,7 @@ class TestLoginChecks(EndpointContract):
     success = {"POST": 200}  # a check creates nothing
     shaped = False
     factory = MemberFactory
-    queries = {"POST": 4}
+    queries = {"POST": 5}  # the token's membership check of the username comes first (§3.19)
 
     def body(self, method, item):
         return {"username": item.user.username, "password": "secret-pass-1"}

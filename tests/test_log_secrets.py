@@ -8,6 +8,7 @@ here show that check failing, naming the kind of secret, with and without pytest
 """
 
 import contextlib
+import datetime as dt
 import io
 import logging
 import logging.config
@@ -15,11 +16,19 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
-from django.db import connection
+import requests
+from django.contrib.auth.tokens import default_token_generator
+from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+from django.db import connection, connections
 from django.test import Client
+from django.test.testcases import LiveServerThread, _StaticFilesHandler
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.log import configure_logging
 
 from config.log_redaction import RedactSecrets, logging_config, redact
@@ -195,6 +204,153 @@ def test_a_traceback_is_filtered_too():
 
     assert "Zk3XZk3X" not in logging.Formatter().format(record)
     assert "access_token=[redacted]" in logging.Formatter().format(record)
+
+
+RESET_TOKEN = "diqpoy-0fe1108a4c076f05e4b67fb0f907aef7"  # the form of Django 5's tokens: 32 hex digits
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        (f'"GET /password-reset/Mw/{RESET_TOKEN} HTTP/1.1" 302 0', '"GET /password-reset/Mw/[redacted] HTTP/1.1" 302'),
+        (f"Not Found: /password-reset/Mw/{RESET_TOKEN}/more", "Not Found: /password-reset/Mw/[redacted]"),
+        (f'"GET /login HTTP/1.1" "https://flyclub.example/password-reset/Mw/{RESET_TOKEN}?x=1"', "Mw/[redacted]?x=1"),
+        (f"/login?next=%2Fpassword-reset%2FMw%2F{RESET_TOKEN}&cl=gb", "%2FMw%2F[redacted]&cl=gb"),
+        # Any form at that position: a token of another length or alphabet is still a token.
+        (f"GET /password-reset/Mw/{RESET_TOKEN}0fe1 HTTP/1.1", "/password-reset/Mw/[redacted] HTTP/1.1"),
+        (f"GET /password-reset/Mw/{RESET_TOKEN.upper()}_x HTTP/1.1", "/password-reset/Mw/[redacted] HTTP/1.1"),
+        # A token outside a link, by its form (20 hex digits with SHA-1 before Django 4, 32 now).
+        (f"checking token {RESET_TOKEN} for 3", "checking token [redacted] for 3"),
+    ],
+)
+def test_a_reset_token_is_taken_out_by_its_place_in_the_link(line, kept):
+    redacted = redact(line)
+
+    assert RESET_TOKEN not in redacted.lower()
+    assert "0fe1108a4c" not in redacted.lower()
+    assert kept in redacted
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["GET /password-reset/Mw/set-password HTTP/1.1", "GET /password-reset/done", "GET /password-reset/ HTTP/1.1"],
+)
+def test_the_reset_pages_without_a_token_stay_readable(line):
+    assert redact(line) == line
+
+
+class _JoiningServer(ThreadedWSGIServer):
+    # Closing the server waits for the requests' threads, which write their line after the reply is sent.
+    daemon_threads = False
+    block_on_close = True
+
+
+class _LoggingServerThread(LiveServerThread):
+    """Django's live server with runserver's request handler, which logs each request line (django.server),
+    as a development server does; the live server's own handler logs nothing."""
+
+    server_class = _JoiningServer
+
+    def _create_server(self, connections_override=None):
+        return self.server_class(
+            (self.host, self.port),
+            WSGIRequestHandler,
+            allow_reuse_address=False,
+            connections_override=connections_override,
+        )
+
+
+@pytest.fixture
+def logging_server(settings, transactional_db):
+    """A live server in this process, logging its request lines through the run's own log capture."""
+    # The live server speaks plain HTTP: no redirect to https, no Secure cookies.
+    settings.REQUIRE_HTTPS = settings.SECURE_SSL_REDIRECT = False
+    settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
+    shared = {conn.alias: conn for conn in connections.all() if conn.vendor == "sqlite" and conn.is_in_memory_db()}
+    for conn in shared.values():
+        conn.inc_thread_sharing()
+    thread = _LoggingServerThread("localhost", _StaticFilesHandler, connections_override=shared)
+    thread.daemon = True
+    thread.start()
+    thread.is_ready.wait()
+    try:
+        if thread.error:
+            raise thread.error
+        yield f"http://localhost:{thread.port}"
+    finally:
+        thread.terminate()
+        for conn in shared.values():
+            conn.dec_thread_sharing()
+
+
+def test_opening_a_reset_link_leaves_no_token_in_the_log(logging_server):
+    """A real reset link (Django's token generator, as the mail sends it) opened on a server that logs its
+    request lines: the run's capture (the service's logging configuration at DEBUG) holds the line, with
+    the token taken out."""
+    member = MemberFactory(user__username="anna.berg")
+    uid = urlsafe_base64_encode(force_bytes(member.user.pk))
+    token = default_token_generator.make_token(member.user)  # registered: the run's check looks for it too
+    capture = log_secrets.capture_path()
+    logged_before = capture.stat().st_size
+
+    # A connection per request (Connection: close): no request thread waits for a next request when the server
+    # stops, and no request goes out on a connection the server is closing.
+    alone = {"headers": {"Connection": "close"}, "timeout": 30}
+    opened = requests.get(f"{logging_server}/password-reset/{uid}/{token}", allow_redirects=False, **alone)
+    form = requests.get(f"{logging_server}{opened.headers['Location']}", cookies=opened.cookies, **alone)
+
+    assert opened.status_code == 302
+    assert opened.headers["Location"] == f"/password-reset/{uid}/set-password"
+    assert form.status_code == 200
+    assert 'name="new_password1"' in form.text  # Django took the token: a real link
+    log = ""
+    deadline = time.monotonic() + 10
+    while "set-password HTTP/1.1" not in log and time.monotonic() < deadline:
+        time.sleep(0.05)  # the server's thread writes its line once the reply is sent
+        for handler in logging.getLogger().handlers:
+            handler.flush()
+        with capture.open(encoding="utf-8") as log_file:
+            log_file.seek(logged_before)
+            log = log_file.read()
+    assert f'"GET /password-reset/{uid}/[redacted] HTTP/1.1" 302' in log
+    assert f'"GET /password-reset/{uid}/set-password HTTP/1.1" 200' in log
+    assert token not in log
+    assert token.split("-")[1] not in log
+
+
+def test_gunicorns_access_log_leaves_the_reset_token_out(tmp_path):
+    """gunicorn's access log, as config/gunicorn.conf.py names its logger class, writing the request line and
+    the Referer of a reset link."""
+    from gunicorn.config import Config
+
+    from config.gunicorn_logging import RedactingLogger
+
+    path = tmp_path / "access.log"
+    config = Config()
+    config.set("accesslog", str(path))
+    logger = RedactingLogger(config)
+    link = f"/password-reset/Mw/{RESET_TOKEN}"
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": link,
+        "PATH_INFO": link,
+        "QUERY_STRING": "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "192.0.2.7",
+        "HTTP_REFERER": f"https://flyclub.example{link}",
+        "HTTP_USER_AGENT": "test",
+    }
+    response = SimpleNamespace(status="302 Found", sent=0, headers=[("Location", "/password-reset/Mw/set-password")])
+    try:
+        logger.access(response, SimpleNamespace(headers=[]), environ, dt.timedelta(milliseconds=3))
+    finally:
+        for handler in logger.access_log.handlers:
+            handler.close()
+
+    log = path.read_text(encoding="utf-8")
+    assert '"GET /password-reset/Mw/[redacted] HTTP/1.1" 302' in log
+    assert '"https://flyclub.example/password-reset/Mw/[redacted]"' in log
+    assert "0fe1108a4c" not in log
 
 
 # --- the check of the whole run ---------------------------------------------------------------------

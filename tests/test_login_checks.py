@@ -340,21 +340,124 @@ def test_one_blocked_username_leaves_the_others_alone(api, org, member, frozen_t
     assert data["user"]["id"] == other.user_id
 
 
-def test_unknown_usernames_count_too(api, frozen_time):
-    fail(api, "nobody-here", LIMIT)
+# --- usernames that are no members of the token's organization (issue 18) --------------------------
+# ../shared/DECISIONS.md "Limits that the contract leaves open": they answer `valid: false` and count toward the
+# token's own 20 failed checks in 10 minutes, never toward the username (docs/decisions.md §3.19).
 
-    assert_failed_logins_limit(check(api, "nobody-here"))
+TOKEN_LIMIT = 20
+TOKEN_WINDOW = 10 * 60
 
 
-def test_checks_of_a_non_member_count_too(api, other_org, frozen_time):
-    """Not valid for this organization is a failure, even with the right password: the count does not show
-    whether the login exists elsewhere."""
+def test_another_organizations_checks_do_not_lock_a_member_out(api, org, other_org, make_api, client, frozen_time):
+    """Five wrong checks of our member with the second organization's token used to lock them out of /login."""
+    MemberFactory(organization=org, user__username="1-gustaf.vonessen")
+    other_api = make_api(other_org, rights={"login_checks": "r"})
+
+    fail(other_api, "1-gustaf.vonessen", LIMIT * 3)
+
+    assert check(api, "1-gustaf.vonessen").json()["data"]["valid"] is True
+    response = client.post("/login", {"username": "1-gustaf.vonessen", "password": PASSWORD}, secure=True)
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"]
+
+
+def test_a_non_member_with_the_right_password_is_not_valid_and_counts_for_the_token(api, other_org, frozen_time):
     MemberFactory(organization=other_org, user__username="bergen.pilot")
 
-    for _ in range(LIMIT):
+    for _ in range(TOKEN_LIMIT):
         assert check(api, "bergen.pilot").json() == INVALID
 
-    assert_failed_logins_limit(check(api, "bergen.pilot"))
+    assert_token_limit(check(api, "bergen.pilot"))
+
+
+def test_a_blocked_member_of_another_organization_is_just_not_valid(api, other_org, make_api, frozen_time):
+    """The other organization cannot learn that the login is blocked (nor that it exists)."""
+    MemberFactory(organization=other_org, user__username="bergen.pilot")
+    fail(make_api(other_org, rights={"login_checks": "r"}), "bergen.pilot", LIMIT)
+
+    assert check(api, "bergen.pilot").json() == INVALID
+
+
+def test_a_former_member_counts_for_the_token_not_the_username(api, org, other_org, client, frozen_time):
+    MemberFactory(organization=org, user__username="left.us", active=False)
+    MemberFactory(organization=other_org, user__username="left.us-too", active=True)
+
+    fail(api, "left.us", LIMIT)
+
+    response = client.post("/login", {"username": "left.us", "password": PASSWORD}, secure=True)
+    assert response.status_code == 302
+
+
+def assert_token_limit(response) -> int:
+    body = assert_problem(response, 429, 10012)
+    assert "token" in body["detail"]
+    retry_after = int(response["Retry-After"])
+    assert 1 <= retry_after <= TOKEN_WINDOW
+    return retry_after
+
+
+def test_20_failed_checks_of_other_usernames_block_the_token(api, member, frozen_time):
+    for number in range(TOKEN_LIMIT):
+        fail(api, f"nobody-{number}", 1)  # unknown usernames: each once
+
+    assert_token_limit(check(api, "nobody-else"))
+    assert_token_limit(check(api, "anna.berg"))  # past its limit the token checks nothing
+
+
+def test_19_failed_checks_leave_the_token_usable(api, member, frozen_time):
+    fail(api, "nobody-here", TOKEN_LIMIT - 1)
+
+    assert check(api, "anna.berg").json()["data"]["valid"] is True
+    assert check(api, "nobody-here").json() == INVALID  # the 20th
+    assert_token_limit(check(api, "nobody-here"))
+
+
+def test_unknown_usernames_do_not_count_for_the_username(api, frozen_time):
+    """An unknown username is no member: the same as another organization's member."""
+    fail(api, "nobody-here", LIMIT + 1)
+
+    assert check(api, "nobody-here").json() == INVALID
+
+
+def test_the_token_block_ends_with_its_10_minute_window(api, member, frozen_time):
+    fail(api, "nobody-here", TOKEN_LIMIT)
+    retry_after = assert_token_limit(check(api, "anna.berg"))
+
+    frozen_time.shift(retry_after)
+
+    assert check(api, "anna.berg").json()["data"]["valid"] is True
+    assert check(api, "nobody-here").json() == INVALID
+
+
+def test_the_count_is_per_token(api, org, member, make_api, frozen_time):
+    fail(api, "nobody-here", TOKEN_LIMIT)
+    assert_token_limit(check(api, "nobody-here"))
+
+    second = make_api(org, rights={"login_checks": "r"})
+
+    assert check(second, "nobody-here").json() == INVALID
+    assert check(second, "anna.berg").json()["data"]["valid"] is True
+
+
+def test_failed_checks_of_members_do_not_count_for_the_token(api, org, frozen_time):
+    usernames = [MemberFactory(organization=org).user.username for _ in range(6)]
+    for username in usernames:
+        fail(api, username, LIMIT - 1)  # 24 failures, none of them past a username's limit
+
+    assert check(api, "nobody-here").json() == INVALID
+    assert check(api, usernames[0]).json()["data"]["valid"] is True
+
+
+def test_a_check_of_another_username_runs_the_hasher_once(api, other_org, monkeypatch):
+    MemberFactory(organization=other_org, user__username="bergen.pilot")
+    runs = []
+    real = logins.check_password
+    monkeypatch.setattr(logins, "check_password", lambda *args, **kwargs: runs.append(1) or real(*args, **kwargs))
+
+    check(api, "bergen.pilot")
+    check(api, "nobody-here")
+
+    assert len(runs) == 2
 
 
 def test_the_count_is_per_username_across_organizations(api, org, other_org, make_api, frozen_time):

@@ -34,8 +34,10 @@ def login_check_reply(user: User | None) -> dict:
 class LoginCheckView(MainV5Api, Endpoint):
     """Reply 200 for a right and a wrong login alike; nothing is changed. Only members of the token's
     organization can be valid (../shared/DECISIONS.md "Readings of the contract"; docs/decisions.md §3.16 "Login
-    checks"). Each refusal counts in the failed-login limit that the
-    website's login page shares; past it, 429 (10012) with `Retry-After`, whatever the password."""
+    checks"). A refusal of a member's username counts in the failed-login limit that the website's login page
+    shares; of any other username, in the token's own limit of failed checks (../shared/DECISIONS.md "Limits
+    that the contract leaves open"; docs/decisions.md §3.19). Past either, 429 (10012) with `Retry-After`,
+    whatever the password."""
 
     module = "login_checks"
     right = "r"
@@ -70,13 +72,23 @@ class LoginCheckView(MainV5Api, Endpoint):
         self.query()
         body = self.validated_body(LoginCheckBody)
         try:
-            user = logins.verify_login(
-                request, username=body["username"], password=body["password"], organization=request.organization
+            user = logins.verify_login_check(
+                request,
+                username=body["username"],
+                password=body["password"],
+                organization=request.organization,
+                checker=f"api-token:{request.api_token.pk}",
             )
         except login_limits.TooManyFailedLogins as blocked:
             raise ApiError(
                 ErrorCode.TOO_MANY_FAILED_LOGINS,
-                "Too many failed logins for this username. Wait the seconds that Retry-After gives.",
+                (
+                    "Too many failed login checks of usernames that are no members of this organization with this "
+                    "token."
+                    if blocked.of == "checker"
+                    else "Too many failed logins for this username."
+                )
+                + " Wait the seconds that Retry-After gives.",
                 headers={"Retry-After": str(blocked.retry_after)},
             ) from None
         return self.reply_item(login_check_reply(user))

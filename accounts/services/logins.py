@@ -2,7 +2,9 @@
 
 Nothing is written by a check: no `last_login`, and no re-hashing of a password stored with an older hasher
 (`django.contrib.auth.hashers.check_password` without a setter). Whether a username exists is never shown:
-the reply is the same, a hasher runs exactly once either way, and every refusal counts in the shared limit.
+the reply is the same, a hasher runs exactly once either way, and every refusal counts: on the website in the
+username's limit; in a login check in the username's limit for a member of the token's organization, else in the
+token's (docs/decisions.md §3.19).
 """
 
 import functools
@@ -55,15 +57,52 @@ def matching_login(*, username: str, password: str, organization: Organization |
     return user
 
 
-def verify_login(request, *, username: str, password: str, organization: Organization | None = None) -> User | None:
-    """`matching_login` under the shared limit of failed logins.
+def verify_login(request, *, username: str, password: str, address: str) -> User | None:
+    """`matching_login` under the limits of failed logins (the website's login page, the Mobile sign-in's login
+    page and the admin login): the username's, shared with login checks, and the client address's (`address`,
+    as apicore.client_ip gives it).
 
     Raises ServiceError (400 10006 naming `username`) for a username that no login can have (invisible
     characters, mixed scripts: accounts.usernames); it does not count, as it guesses no password. Then raises
-    login_limits.TooManyFailedLogins before the password is looked at when the username is blocked;
-    otherwise every refusal (unknown username included) counts as one failure, in the username's NFKC form.
+    login_limits.TooManyFailedLogins before the password is looked at when the address or the username is
+    blocked; otherwise every refusal (unknown username included) counts as one failure of the username, in its
+    NFKC form, and one of the address.
     """
     username = normalize_username(username)
+    login_limits.ensure_address_not_blocked(request, address)
+    login_limits.ensure_not_blocked(request, username)
+    user = matching_login(username=username, password=password)
+    if user is None:
+        login_limits.count_failure(request, username)
+        login_limits.count_address_failure(request, address)
+    return user
+
+
+def is_member_login(username: str, organization: Organization) -> bool:
+    """Whether the username's login, or the one it looks like (§3.18), is an active member of the organization
+    (locked or not): the usernames whose failed checks an organization may count."""
+    same = Q(user__username__lower=lookup_key(username)) | Q(user__username_skeleton=username_skeleton(username))
+    return Member.objects.filter(same, organization=organization, active=True).exists()
+
+
+def verify_login_check(
+    request, *, username: str, password: str, organization: Organization, checker: str
+) -> User | None:
+    """An organization's check of a login (POST /login-checks): `matching_login` for its members only.
+
+    Raises ServiceError for a username no login can have (as `verify_login`), then
+    login_limits.TooManyFailedLogins (of "checker") when the checker (the token) has used up its failed checks.
+    A username that is no active member of the organization (another organization's member, a former member,
+    an unknown username alike) is not valid and counts toward the checker only: another organization cannot
+    use up a login's failed logins, nor learn that it is blocked. A member's username is checked under its own
+    limit, shared with the login page. The hasher runs once either way.
+    """
+    username = normalize_username(username)
+    login_limits.ensure_checker_not_blocked(request, checker)
+    if not is_member_login(username, organization):
+        check_password(password, _dummy_hash(get_hasher().algorithm))
+        login_limits.count_checker_failure(request, checker)
+        return None
     login_limits.ensure_not_blocked(request, username)
     user = matching_login(username=username, password=password, organization=organization)
     if user is None:

@@ -73,6 +73,44 @@ def _invisible(character: str) -> bool:
     return any(first <= code <= last for first, last in _DEFAULT_IGNORABLE_MARKS_AND_FILLERS)
 
 
+def _refused_ranges_of_the_bmp() -> list[tuple[int, int]]:
+    """The Basic Multilingual Plane's refused characters by category and the default-ignorable ones, as ranges;
+    unassigned code points aside (hundreds of ranges, and they change with Unicode's version)."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x10000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue  # surrogates: no UTF-8 document can carry one
+        if unicodedata.category(chr(code)) == "Cn" or not _invisible(chr(code)):
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return ranges
+
+
+def _refused_class() -> str:
+    def escaped(code: int) -> str:
+        return f"\\u{code:04x}"
+
+    return "".join(
+        escaped(first) + ("" if last == first else "-" + escaped(last)) for first, last in _refused_ranges_of_the_bmp()
+    )
+
+
+# The document's JSON Schema pattern of a username (POST /users, POST /login-checks): no control, format,
+# private-use or default-ignorable character and no space of the Basic Multilingual Plane. What no pattern can
+# state (one script; unassigned and other planes' code points; NFKC's own spaces) is in the description.
+_REFUSED_CLASS = _refused_class()
+VISIBLE_PATTERN = f"^[^{_REFUSED_CLASS}]+$"
+# POST /users: the organization's id and a dash first (`12-erik`); which id is the caller's data.
+PREFIXED_PATTERN = f"^[1-9][0-9]*-[^{_REFUSED_CLASS}]+$"
+VISIBLE_DESCRIPTION = (
+    "No spaces, control or invisible characters; the letters of one script only (Unicode UTS #39); compared "
+    "in Unicode NFKC without regard to letter case."
+)
+
+
 def scripts_of(text: str) -> set[str]:
     """The scripts of the text's characters, Common and Inherited left out (e.g. {'LATIN', 'CYRILLIC'})."""
     return categories.unique_aliases(text) - _ANY_SCRIPT

@@ -23,6 +23,9 @@ INVALID = ErrorCode.INVALID_FIELD.code
 UNKNOWN = ErrorCode.UNKNOWN_NAME.code
 INVALID_DATE = ErrorCode.INVALID_DATE.code
 DATE_FORM = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+# The latest date where a date is bounded (an expiry date's "never"), and the form of the dates up to it.
+LATEST_DATE = dt.date(2999, 12, 31)
+DATE_UNTIL_2999 = re.compile(r"^[0-2][0-9]{3}-[0-9]{2}-[0-9]{2}$")
 DIGITS = re.compile(r"^[0-9]+$")
 MISSING = object()
 # No number in our data is wider than a 64-bit column; a wider one must not reach the database.
@@ -50,20 +53,29 @@ class Invalid(Exception):
 
 
 class Field:
-    """`emptiable`: null or "" is accepted and means "no value" (only where the contract says so)."""
+    """`emptiable`: null or "" is accepted and means "no value" (only where the contract says so).
+    `description`: words for the document, above all a rule the field's JSON Schema cannot state (one that
+    depends on the caller's data: docs/decisions.md §8.7 "Rules that depend on the caller's data")."""
 
     type_name = "value"
 
-    def __init__(self, *, required: bool = False, emptiable: bool = False):
+    def __init__(self, *, required: bool = False, emptiable: bool = False, description: str | None = None):
         self.required = required
         self.emptiable = emptiable
+        self.description = description
 
     def json_schema(self) -> dict:
         """What `clean` accepts: the value's own schema, and null or "" where the field is emptiable."""
         schema = self.value_schema()
-        if not self.emptiable:
-            return schema
-        return {"anyOf": [schema, {"type": "null"}, {"const": ""}]}
+        if self.emptiable:
+            schema = {"anyOf": [schema, {"type": "null"}, {"const": ""}]}
+        return self.described(schema)
+
+    def described(self, schema: dict) -> dict:
+        """The schema with the field's description after the value's own (e.g. a date's bound)."""
+        if self.description is not None:
+            schema["description"] = " ".join(filter(None, (schema.get("description"), self.description)))
+        return schema
 
     def value_schema(self) -> dict:
         """The schema of a value (not null, not ""): what `convert` accepts."""
@@ -103,7 +115,7 @@ class Text(Field):
             schema["type"] = ["string", "null"]
             if "pattern" in schema:
                 schema["pattern"] = f"(?:{schema['pattern']})|^$"
-        return schema
+        return self.described(schema)
 
     def value_schema(self) -> dict:
         schema: dict = {"type": "string", "minLength": 1}  # "" means "no value", refused unless emptiable
@@ -176,16 +188,33 @@ class Bool(Field):
 
 
 class Date(Field):
+    """`until_2999`: no date after 2999-12-31 (10006), the date that means "never" where one does (an expiry
+    date); the document's pattern says so by the year's first digit (no JSON Schema keyword bounds a date)."""
+
+    def __init__(self, *, until_2999: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.until_2999 = until_2999
+
     def value_schema(self) -> dict:
+        if self.until_2999:
+            return {
+                "type": "string",
+                "format": "date",
+                "pattern": DATE_UNTIL_2999.pattern,
+                "description": f"At most {LATEST_DATE.isoformat()}.",
+            }
         return {"type": "string", "format": "date", "pattern": DATE_FORM.pattern}
 
     def convert(self, value, path, problems):
         if not isinstance(value, str) or not DATE_FORM.match(value):
             raise Invalid("must be a date YYYY-MM-DD", INVALID_DATE)
         try:
-            return dt.date.fromisoformat(value)
+            day = dt.date.fromisoformat(value)
         except ValueError:
             raise Invalid("is not a date that exists", INVALID_DATE) from None
+        if self.until_2999 and day > LATEST_DATE:
+            raise Invalid(f"must not be after {LATEST_DATE.isoformat()}")
+        return day
 
 
 def is_finite(value: float | Decimal) -> bool:

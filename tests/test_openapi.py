@@ -641,6 +641,26 @@ BODIES = [
     ("PUT", "/users/{id}/expiry-dates/{type_id}", {}, False),
     ("POST", "/login-checks", {"username": "a", "password": "b"}, True),
     ("POST", "/login-checks", {"username": "a"}, False),
+    # Rules the document states since issue 18 (item 7): a date after 2999-12-31, control characters and spaces
+    # in a username, an amount below a cent or with more than two decimals.
+    ("PUT", "/users/{id}/expiry-dates/{type_id}", {"expiry_date": "3000-01-01"}, False),
+    ("PUT", "/users/{id}/expiry-dates/{type_id}", {"expiry_date": "2999-12-30"}, True),
+    ("POST", "/login-checks", {"username": "1-er\u009aik", "password": "b"}, False),
+    ("POST", "/login-checks", {"username": "1-erik\u00a0", "password": "b"}, False),
+    ("POST", "/login-checks", {"username": "1-\uff45\uff52\uff49\uff4b", "password": "b"}, True),
+    ("POST", "/transactions", {"user_id": 1, "date": "2026-01-01", "amount": 12.345, "comment": "x"}, False),
+    (
+        "POST",
+        "/transactions",
+        {
+            "user_id": 1,
+            "date": "2026-01-01",
+            "amount": 12.5,
+            "comment": "x",
+            "accounting": {"amount": 0.001, "debit_account": "1910", "credit_account": "3010"},
+        },
+        False,
+    ),
 ]
 
 
@@ -1036,3 +1056,126 @@ def test_the_mobile_docs_page_loads_only_this_servers_own_files():
     assert f"{MOBILE_BASE}/docs?script=" in page.addresses  # the start script, a file (config.csp)
     script = Client().get(f"{MOBILE_BASE}/docs?script=", secure=True).content.decode()
     assert f'"{MOBILE_BASE}/openapi.json"' in script
+
+
+# --- rules the documents state, and the rules they can only describe (issue 18, item 7) -----------------------
+
+
+def body_schema(document: dict, method: str, path: str) -> dict:
+    schema = document["paths"][path][method.lower()]["requestBody"]["content"]["application/json"]["schema"]
+    return document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
+
+
+def field_schema(document: dict, method: str, path: str, field: str) -> dict:
+    """The schema of a body field (`accounting.amount`) or, for a GET, of a query parameter."""
+    if method == "GET":
+        parameters = document["paths"][path]["get"]["parameters"]
+        return next(parameter for parameter in parameters if parameter["name"] == field)
+    schema = body_schema(document, method, path)
+    for name in field.split("."):
+        schema = schema["properties"][name]
+    return schema
+
+
+def ecma_pattern(schema: dict) -> re.Pattern:
+    """A document's pattern as JSON Schema (ECMA-262) reads it: `$` only at the very end (not before a final
+    newline, as Python's)."""
+    return re.compile(schema["pattern"].replace("$", r"\Z"))
+
+
+def test_every_rule_that_depends_on_the_callers_data_is_described_in_the_document(document, mobile_document):
+    """The rules that schemathesis's positive_data_acceptance may see refuse valid data (tests/fuzz_checks.py)
+    are those no schema can state: each field carries them in its description."""
+    from tests.fuzz_checks import UNSTATED_RULES
+
+    for (method, path), fields in UNSTATED_RULES.items():
+        in_main = method.lower() in document["paths"].get(path, {})
+        for field in fields:
+            schema = field_schema(document if in_main else mobile_document, method, path, field)
+            assert schema.get("description"), (method, path, field)
+
+
+def test_the_documented_username_pattern_refuses_no_username_the_server_takes(document):
+    """Every character of the Basic Multilingual Plane that the documents' username patterns leave out is one
+    the server refuses (no valid login is called invalid), and the controls, spaces and format characters
+    are left out (a login check's U+009A was valid data refused)."""
+    import unicodedata
+
+    from accounts.usernames import username_problem
+
+    login = ecma_pattern(field_schema(document, "POST", "/login-checks", "username"))
+    new = ecma_pattern(field_schema(document, "POST", "/users", "username"))
+    for code in [*range(0xD800), *range(0xE000, 0x10000)]:
+        character = chr(code)
+        if not login.match(f"1-a{character}"):
+            assert username_problem(f"1-a{character}") is not None, hex(code)
+        if unicodedata.category(character) in {"Cc", "Cf", "Zs", "Zl", "Zp"}:
+            assert not login.match(f"1-a{character}"), hex(code)
+        assert bool(new.match(f"1-a{character}")) == bool(login.match(f"1-a{character}")), hex(code)
+    assert login.match("1-ёжик") and login.match("erik")
+    assert new.match("12-erik") and not new.match("erik") and not new.match("0-erik") and not new.match("12-")
+
+
+def test_the_documented_booking_times_are_the_ones_the_server_takes(mobile_document):
+    """POST /bookings' start_at and end_at: the Mobile document's pattern matches exactly the points in time the
+    server accepts, every day from 1890 to 3010 and the edges of the clock and the offsets
+    ("0000-00-00T00:00Z" was valid data refused)."""
+    from bookings.api.bookings_mobile_v5 import BookingBody
+
+    pattern = ecma_pattern(field_schema(mobile_document, "POST", "/bookings", "start_at"))
+    field = BookingBody.fields["start_at"]
+
+    def accepted(value: str) -> bool:
+        problems = []
+        field.clean(value, "start_at", problems)
+        return not problems
+
+    day = dt.date(1890, 1, 1)
+    while day <= dt.date(3010, 12, 31):
+        value = f"{day.isoformat()}T12:00Z"
+        assert bool(pattern.match(value)) is accepted(value) is (1900 <= day.year <= 2999), value
+        day += dt.timedelta(days=1)
+    for value, valid in [
+        ("0000-00-00T00:00Z", False),
+        ("2026-02-29T10:00Z", False),
+        ("2028-02-29T10:00Z", True),
+        ("2100-02-29T10:00Z", False),
+        ("2026-11-25T24:00Z", False),
+        ("2026-11-25T23:59:59.999999Z", True),
+        ("2026-11-25T23:59:60Z", False),
+        ("2026-11-25T14:00+23:59", True),
+        ("2026-11-25T14:00+24:00", False),
+        # The year as written counts: in UTC these are 1899 and 3000.
+        ("1900-01-01T00:00+01:00", True),
+        ("2999-12-31T23:00-05:00", True),
+    ]:
+        assert bool(pattern.match(value)) is accepted(value) is valid, value
+
+
+def test_amounts_are_documented_as_multiples_of_a_cent(document):
+    """multipleOf 0.01 on both amounts of POST /transactions, judged in decimal as JSON Schema means it (the
+    validator schemathesis uses, jsonschema-rs, does; docs/decisions.md §7.4 "Amounts")."""
+    import jsonschema_rs
+
+    for field in ("amount", "accounting.amount"):
+        schema = field_schema(document, "POST", "/transactions", field)
+        assert schema["multipleOf"] == 0.01
+        validator = jsonschema_rs.validator_for(schema)
+        assert all(validator.is_valid(cents / 100) for cents in range(1, 10001))
+        assert not validator.is_valid(0.001) and not validator.is_valid(12.345)
+
+
+def test_the_documented_expected_airborne_range_is_the_servers(mobile_document):
+    """POST /bookings' expected_airborne: the range and the two decimals the server checks are in the document
+    (only where it may be given at all is the organization's and the object's data, in its description)."""
+    from decimal import Decimal
+
+    import jsonschema_rs
+
+    from bookings.services import expected_airborne_in_range
+
+    schema = field_schema(mobile_document, "POST", "/bookings", "expected_airborne")
+    validator = jsonschema_rs.validator_for(schema)
+    for value in ["0", "0.01", "1.5", "999.99", "1000", "-0.01", "0.001", "12.345"]:
+        assert validator.is_valid(float(value)) is expected_airborne_in_range(Decimal(value)), value
+    assert "use_expected_airborne" in schema["description"]

@@ -56,7 +56,13 @@ class UserExpiryDateList(_MemberDates, ListEndpoint):
 
 
 class UserExpiryDateBody(s.Schema):
-    fields = {"expiry_date": s.Date(required=True)}
+    fields = {
+        "expiry_date": s.Date(
+            required=True,
+            until_2999=True,
+            description="2999-12-31 means never expires, and only a type with may_never_expire takes it.",
+        )
+    }
 
 
 class UserExpiryDateItem(_MemberDates, ReplaceMixin, DeleteMixin, ItemEndpoint):

@@ -1,6 +1,6 @@
 """Main API v5: POST /login-checks, a member's username and password checked for an integration."""
 
-from accounts import login_limits
+from accounts import login_limits, usernames
 from accounts.models import User
 from accounts.services import logins
 from apicore import schema as s
@@ -10,8 +10,17 @@ from apicore.views import Endpoint
 from main_api.flavour_v5 import MainV5Api
 
 
+class Username(s.Text):
+    """A username as it is typed: what no username can contain is left out of the document's pattern."""
+
+    pattern = usernames.VISIBLE_PATTERN
+
+
 class LoginCheckBody(s.Schema):
-    fields = {"username": s.Text(required=True), "password": s.Text(required=True)}
+    fields = {
+        "username": Username(required=True, description=usernames.VISIBLE_DESCRIPTION),
+        "password": s.Text(required=True),
+    }
 
 
 def login_check_reply(user: User | None) -> dict:

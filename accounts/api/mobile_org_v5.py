@@ -89,7 +89,8 @@ class SunTimesView(MobileV5Api, Endpoint):
             "date_from": DateParameter(description="The first day (default: today in the organization's zone)."),
             "date_to": DateParameter(
                 description="The last day, included (default: the day before the same day a month after date_from); "
-                f"at most {SUN_TIMES_MAX_DAYS} days from date_from, both counted."
+                f"not before date_from and at most {SUN_TIMES_MAX_DAYS} days from it, both counted (400 10005 "
+                "otherwise). date_from defaults to today, so an earlier date_to needs a date_from."
             ),
         }
 

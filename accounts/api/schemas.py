@@ -11,7 +11,11 @@ _EXPIRY_TYPE_SETTINGS = {
             "required": s.Bool(),
             "warning_only": s.Bool(),
             "also_for_students": s.Bool(),
-            "excluded_object_ids": s.ListOf(s.Int(minimum=1)),
+            "excluded_object_ids": s.ListOf(
+                s.Int(minimum=1),
+                description="Ids of the objects the organization owns or is shared (GET /objects); any other id is "
+                "400 10006.",
+            ),
         }
     ),
     "reminders": s.Obj({"at_login": s.Bool(), "days_before": s.Int(minimum=0, maximum=365)}),

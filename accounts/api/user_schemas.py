@@ -5,6 +5,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
+from accounts import usernames
 from apicore import schema as s
 
 DIGITS = re.compile(r"^[0-9]+$")
@@ -81,9 +82,20 @@ def _contact(emptiable: bool) -> dict[str, s.Field]:
     }
 
 
+class Username(s.Text):
+    """A new username: the organization's id and a dash first, then no space, control or invisible character."""
+
+    pattern = usernames.PREFIXED_PATTERN
+
+
 class UserCreate(s.Schema):
     fields = {
-        "username": s.Text(required=True, max_length=150),
+        "username": Username(
+            required=True,
+            max_length=usernames.MAX_LENGTH,
+            description="Starts with the caller's organization's id and a dash (GET /organization), e.g. 12-erik. "
+            + usernames.VISIBLE_DESCRIPTION,
+        ),
         "member_number": s.Text(max_length=30),
         "ksak_member_number": Digits(max_length=20),
         "external_customer_number": s.Text(max_length=50),
@@ -91,8 +103,12 @@ class UserCreate(s.Schema):
         "last_name": s.Text(required=True, max_length=150),
         "last_name_particle": s.Text(max_length=50),
         "personal_identification_number": s.Text(max_length=20),
-        "membership_id": s.Int(required=True, minimum=1),
-        "user_groups": s.ListOf(s.Int(minimum=1)),
+        "membership_id": s.Int(
+            required=True, minimum=1, description="One of the organization's memberships (GET /memberships)."
+        ),
+        "user_groups": s.ListOf(
+            s.Int(minimum=1), description="Ids of the organization's user groups (GET /user-groups)."
+        ),
         **_contact(emptiable=False),
         "emergency_contact": s.Obj(
             {"name": s.Text(max_length=200), "phone": s.Text(max_length=40), "relation": s.Text(max_length=100)}

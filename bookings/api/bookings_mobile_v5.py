@@ -26,7 +26,7 @@ from apicore.schema import Int, Invalid, Number, Schema, Text, clean_object
 from apicore.views import ItemEndpoint, ListEndpoint
 from mobile_api.flavour_v5 import MobileV5Api
 
-from .. import rules, selectors
+from .. import rules, selectors, services
 from ..models import Booking
 from .mobile_presenters import BookingContext, MobileBookingPresenter
 
@@ -34,6 +34,19 @@ INVALID = ErrorCode.INVALID_FIELD.code
 # ISO 8601 with a `Z` or an offset; seconds (and a fraction) optional. No Unix timestamps, no local times.
 POINT_IN_TIME = re.compile(
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?(Z|[+-][0-9]{2}:[0-9]{2})$"
+)
+# The same form for the document, with only what exists and is accepted: the years 1900 to 2999 as written,
+# months 01-12, each month's days (29 February in leap years only), hours 00-23, minutes and seconds 00-59,
+# offsets under 24 hours. What it matches, the server accepts (no "0000-00-00T00:00Z" is valid data).
+_LEAP_YEAR = r"(?:(?:19|2[0-9])(?:0[48]|[2468][048]|[13579][26])|2[048]00)"
+_DAY = (
+    r"(?:(?:19[0-9]{2}|2[0-9]{3})-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    r"|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    rf"|{_LEAP_YEAR}-02-29)"
+)
+EXISTING_POINT_IN_TIME = re.compile(
+    rf"^{_DAY}T(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\.[0-9]{{1,6}})?)?"
+    r"(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"
 )
 
 
@@ -45,21 +58,36 @@ class PointInTime(BodyField):
     def value_schema(self) -> dict:
         return {
             "type": "string",
-            "pattern": POINT_IN_TIME.pattern,
-            "description": "ISO 8601 with Z or an offset, seconds optional, e.g. 2026-11-25T14:00Z.",
+            "pattern": EXISTING_POINT_IN_TIME.pattern,
+            "description": "ISO 8601 with Z or an offset, seconds optional, e.g. 2026-11-25T14:00Z; the years "
+            "1900 to 2999.",
         }
 
     def convert(self, value, path, problems):
         if not isinstance(value, str) or not POINT_IN_TIME.match(value):
             raise Invalid("must be a point in time in ISO 8601 with Z or an offset, such as 2026-11-25T14:00Z")
         try:
-            moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(dt.UTC)
-        except (ValueError, OverflowError):
+            written = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
             raise Invalid("is not a point in time that exists") from None
-        # Every zone's local time of it must exist too (the rules compute local days): years 1900 to 2999.
-        if not 1900 <= moment.year <= 2999:
+        # Every zone's local time of it must exist too (the rules compute local days): the years 1900 to 2999
+        # as written, which the document's pattern states (in UTC or another zone it is 1899 to 3000 at most).
+        if not 1900 <= written.year <= 2999:
             raise Invalid("must lie between the years 1900 and 2999")
-        return moment
+        return written.astimezone(dt.UTC)
+
+
+class ExpectedAirborne(Number):
+    """Hours the member expects to fly: its range the document states (bookings.services checks it); where
+    it may be given is the organization's and the object's setting, which the description names."""
+
+    def value_schema(self) -> dict:
+        return {
+            "type": "number",
+            "minimum": 0,
+            "maximum": float(services.EXPECTED_AIRBORNE_LARGEST),
+            "multipleOf": 0.01,
+        }
 
 
 class BookingBody(Schema):
@@ -68,7 +96,12 @@ class BookingBody(Schema):
         "start_at": PointInTime(required=True),
         "end_at": PointInTime(required=True),
         "comment": Text(max_length=1000, emptiable=True),
-        "expected_airborne": Number(emptiable=True),
+        "expected_airborne": ExpectedAirborne(
+            emptiable=True,
+            description="Hours, 0 to 999.99 with at most two decimals. Only where the organization and the "
+            "object use expected airborne times (GET /objects/{id}, block settings: use_expected_airborne), and "
+            "required where the object forces it (force_expected_time); else 400 10006.",
+        ),
         "seats_left": Int(minimum=0, maximum=32767, emptiable=True),
     }
 

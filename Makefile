@@ -1,21 +1,38 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
+# What running needs (`make run`), and that plus the tests' and tools' packages (`make test`, `lint`, `bench`).
+RUN_STAMP := $(VENV)/.run-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
+DEV_STAMP := $(VENV)/.dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test lint format bench bench-users clean
+.PHONY: install install-run run test lint format bench bench-users clean
 
-$(STAMP): requirements.txt requirements-dev.txt
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+# uv (from PyPI) installs in a few seconds what pip takes a minute for; pip does it where uv cannot be had.
+define install_requirements
+	( $(BIN)/python -m pip install --quiet uv >/dev/null 2>&1 && \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python -r $(1) ) || \
+	$(BIN)/python -m pip install --quiet -r $(1)
+endef
 
-install: $(STAMP)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): requirements.txt | $(BIN)/python
+	$(call install_requirements,requirements.txt)
+	rm -f $(VENV)/.run-* $(VENV)/.installed-*
+	touch $(RUN_STAMP)
+
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
+	$(call install_requirements,requirements-dev.txt)
+	rm -f $(VENV)/.dev-* $(VENV)/.run-* $(VENV)/.installed-*
+	touch $(DEV_STAMP) $(RUN_STAMP)
+
+install: $(DEV_STAMP)
+
+install-run: $(RUN_STAMP)
 
 ## The demo world, web server and Celery worker on the embedded default (SQLite, file-system broker).
-run: install
+run: install-run
 	./bin/run-demo
 
 ## The whole test suite on SQLite, then on PostgreSQL where one is up (bin/test).

@@ -41,8 +41,8 @@ OBJECT = obj(
 
 
 def _people(_model, user_ids, _context):
-    """(login id, {id, name, email, mobile}) of the page's bookers or students: one entry per person, however
-    many bookings they have on the page (two queries: the logins, their email addresses)."""
+    """(login id, {id, name, email, mobile}) of the page's bookers and students: one entry per person, however
+    many bookings they have on the page, in one query for both roles (PEOPLE's group)."""
     return people_of(user_ids)
 
 
@@ -65,6 +65,7 @@ def _hours(value: Decimal | None) -> float | None:
 
 
 TIMEZONE = "object__organization__timezone"
+PEOPLE = "people"  # the Related group of a booking's people: one query for the page's bookers and students
 
 
 class BookingPresenter(Presenter):
@@ -86,8 +87,8 @@ class BookingPresenter(Presenter):
             "object__organization__name",
             compute=_object,
         ),
-        "user": Field(PERSON, related=Related("user_id", load=_people), compute=_one),
-        "student": Field(nullable(PERSON), related=Related("student_id", load=_people), compute=_one),
+        "user": Field(PERSON, related=Related("user_id", load=_people, group=PEOPLE), compute=_one),
+        "student": Field(nullable(PERSON), related=Related("student_id", load=_people, group=PEOPLE), compute=_one),
         "type": Field(STRING, "type"),
         "is_primary": Field(BOOLEAN, "is_primary"),
         "expected_airborne": Field(nullable(NUMBER), "expected_airborne", compute=_hours),

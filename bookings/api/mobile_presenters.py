@@ -25,7 +25,6 @@ from apicore.presenters import (
     Presenter,
     PresenterContext,
     Related,
-    local_from_utc_text,
     nullable,
     obj,
     sortable_utc_text,
@@ -36,7 +35,7 @@ from objects_app.api.presenters import category_ref
 
 from .. import rules
 from ..selectors import people_of
-from .presenters import PEOPLE, TIMEZONE, _hours
+from .presenters import PEOPLE, TIMEZONE, _hours, local_time
 
 NULLABLE_TEXT = nullable(STRING)
 PERSON = obj(
@@ -143,7 +142,7 @@ def _utc(text: str) -> str:
 
 
 def _local(text: str, zone_name: str) -> str:
-    return local_from_utc_text(_utc(text), zone_name)
+    return local_time(_utc(text), zone_name)
 
 
 def _moment(text: str) -> dt.datetime:

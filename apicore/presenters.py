@@ -377,3 +377,84 @@ def ref_or_none(id_: int | None, name: str | None) -> dict | None:
 def ref(path: str, label: str = "name") -> Field:
     """A field `{id, name}` of the record at `path` (a foreign key), null without one."""
     return Field(nullable(REF), f"{path}__id", f"{path}__{label}", compute=ref_or_none)
+
+
+# --- items built by one generated function (opt-in) -------------------------------------------------------
+
+
+class GeneratedItems:
+    """A mixin for a Presenter whose pages are long (`class UserPresenter(GeneratedItems, Presenter)`): its items
+    are built by one function generated from the declarations, a list comprehension of dict displays, instead
+    of one reader call per value and item. The same items (the declarations are read the same way); per
+    value of a 500-item page this saves the reader's call and its closure's lookups (docs/decisions.md §1.34
+    "Items built by a generated function"). The function is made once per presenter class and shape (the
+    values included) and kept for the process."""
+
+    _builders: dict[tuple, Callable] = {}
+
+    def _present(self, model: type, rows: list[tuple]) -> list[dict]:
+        related = self._load_related(model, rows)
+        return self._item_builder()(rows, related, self.context)
+
+    def _item_builder(self) -> Callable[[list, dict, PresenterContext], list[dict]]:
+        key = (type(self), tuple(name for name, _ in self.values))
+        builder = GeneratedItems._builders.get(key)
+        if builder is None:
+            builder = GeneratedItems._builders[key] = _generate_builder(self.values, self._positions)
+        return builder
+
+
+def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]) -> Callable:
+    """`build(rows, loaded, context)`: the items of rows, as Presenter._row_reader's readers give them."""
+    namespace: dict[str, Any] = {}
+    relateds: dict[Related, str] = {}
+
+    def bind(prefix: str, thing: Any) -> str:
+        name = f"{prefix}{len(namespace)}"
+        namespace[name] = thing
+        return name
+
+    def related_name(related: Related) -> str:
+        if related not in relateds:
+            relateds[related] = f"_loaded{len(relateds)}"
+            namespace[f"_key{len(relateds) - 1}"] = related
+        return relateds[related]
+
+    def column(column_: Column) -> str:
+        return f"row[{positions[_column_name(column_)]}]"
+
+    entries = []
+    for name, value in values:
+        columns = [column(column_) for column_ in value.columns]
+        compute = value.compute
+        if value.relateds:
+            sources = [(related_name(r), column(r.key)) for r in value.relateds]
+            if not value.columns and len(sources) == 1:
+                ((loaded, key),) = sources
+                if compute is _same:
+                    expression = f"({loaded}.get({key}) or [])"
+                else:
+                    expression = f"{bind('_compute', compute)}({loaded}.get({key}, ()))"
+            elif len(sources) == 1 and not value.uses_context:
+                ((loaded, key),) = sources
+                expression = f"{bind('_compute', compute)}({loaded}.get({key}, ()), {', '.join(columns)})"
+            else:
+                elements = ", ".join(f"{loaded}.get({key}, [])" for loaded, key in sources)
+                arguments = ", ".join(["context"] * value.uses_context + [elements, *columns])
+                expression = f"{bind('_compute', compute)}({arguments})"
+        elif compute is _same:
+            (expression,) = columns
+        elif compute is text_or_none and not value.uses_context:
+            expression = f"({columns[0]} or None)"
+        else:
+            arguments = ", ".join(["context"] * value.uses_context + columns)
+            expression = f"{bind('_compute', compute)}({arguments})"
+        entries.append(f"{name!r}: {expression}")
+    loads = "".join(f"    {loaded} = loaded[_key{index}]\n" for index, loaded in enumerate(relateds.values()))
+    source = (
+        "def build(rows, loaded, context):\n"
+        f"{loads}"
+        f"    return [{{{', '.join(entries)}}} for row in rows]\n"
+    )
+    exec(compile(source, "<generated items>", "exec"), namespace)  # noqa: S102 (our own declarations only)
+    return namespace["build"]

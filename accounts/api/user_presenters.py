@@ -21,6 +21,7 @@ from apicore.presenters import (
     Block,
     Expr,
     Field,
+    GeneratedItems,
     Presenter,
     Related,
     array,
@@ -51,14 +52,14 @@ def _money(value: Decimal | None) -> float | None:
 
 
 def _emails(_model, user_ids, _context):
-    rows = UserEmail.objects.filter(user_id__in=user_ids).order_by("user_id", "position")
+    rows = UserEmail.objects.filter(user_id__in_keys=user_ids).order_by("user_id", "position")
     for user_id, address, invalid, reason in rows.values_list("user_id", "address", "invalid", "invalid_reason"):
         yield user_id, {"address": address, "invalid": invalid, "invalid_reason": reason or None}
 
 
 def _user_groups(_model, member_ids, _context):
     rows = (
-        Member.user_groups.through.objects.filter(member_id__in=member_ids)
+        Member.user_groups.through.objects.filter(member_id__in_keys=member_ids)
         .order_by("member_id", Lower("usergroup__name"), "usergroup_id")
         .values_list("member_id", "usergroup_id", "usergroup__name")
     )
@@ -67,13 +68,13 @@ def _user_groups(_model, member_ids, _context):
 
 
 def _roles(_model, member_ids, _context):
-    rows = MemberRole.objects.filter(member_id__in=member_ids).values_list("member_id", "role")
+    rows = MemberRole.objects.filter(member_id__in_keys=member_ids).values_list("member_id", "role")
     yield from sorted(rows, key=lambda row: (row[0], ROLE_ORDER[row[1]]))
 
 
 def _expiry_dates(_model, member_ids, context):
     rows = (
-        UserExpiryDate.objects.filter(member_id__in=member_ids)
+        UserExpiryDate.objects.filter(member_id__in_keys=member_ids)
         .order_by("member_id", Lower("type__name"), "type_id")
         .values_list("member_id", "type_id", "type__name", "expiry_date")
     )
@@ -94,7 +95,7 @@ EMAIL = obj(address=STRING, invalid=BOOLEAN, invalid_reason=NULLABLE_TEXT)
 USER_EXPIRY_DATE = obj(id=INTEGER, name=STRING, expiry_date=DATE, expired=BOOLEAN)
 
 
-class UserPresenter(Presenter):
+class UserPresenter(GeneratedItems, Presenter):
     fields = {
         "id": Field(INTEGER, "user_id"),
         "username": Field(STRING, "user__username"),

@@ -20,6 +20,8 @@ from apicore.presenters import (
     STRING,
     Expr,
     Field,
+    GeneratedItems,
+    KeyedRows,
     Presenter,
     Related,
     array,
@@ -65,9 +67,8 @@ def _airport_columns(path: str) -> tuple[str, str]:
     return f"{path}__icao", f"{path}__name"
 
 
-def _crew_members(_model, member_ids, _context):
-    """(member id, crew entry) of the page's crew members of one role; one query."""
-    rows = Member.objects.filter(pk__in_keys=member_ids).values_list(
+_CREW_ROWS = KeyedRows(
+    lambda member_ids: Member.objects.filter(pk__in_keys=member_ids).values_list(
         "pk",
         "user_id",
         *name_columns("user"),
@@ -75,6 +76,12 @@ def _crew_members(_model, member_ids, _context):
         "organization_id",
         "organization__name",
     )
+)
+
+
+def _crew_members(_model, member_ids, _context):
+    """(member id, crew entry) of the page's crew members of one role; one query."""
+    rows = _CREW_ROWS.rows(member_ids)
     for member_id, user_id, name, first_name, particle, last_name, username, number_, org_id, org_name in rows:
         yield (
             member_id,
@@ -121,8 +128,10 @@ def totals(block, airborne, tach_start, tach_end, hobbs_start, hobbs_end) -> dic
     }
 
 
-class FlightPresenter(Presenter):
+class FlightPresenter(GeneratedItems, Presenter):
     """An item of GET /flightlogs and GET /flightlogs/{id} (a FlightLogEntry)."""
+
+    rows_by_keys = True  # the endpoints annotate nothing the presenter reads
 
     fields = {
         "id": Field(INTEGER, "id"),

@@ -429,6 +429,32 @@ class GeneratedItems:
         related = self._load_related(model, rows)
         return self._item_builder()(rows, related, self.context)
 
+    def _row_reader(self, name: str, value: Value) -> None:
+        """Not used: the generated function reads the rows (Presenter.__init__ would make one per value)."""
+        return None
+
+    def _load_related(self, model: type, rows: list[tuple]) -> dict[Related, dict]:
+        """As Presenter's, and Relateds with the same `load` (a flight's pilot, instructor and scout) share one
+        call with the keys of all of them: a load gives each key's elements whatever keys come with it."""
+        loaded: dict[Related, dict] = {}
+        if not rows:
+            return loaded
+        by_load: dict[Callable, list[Related]] = {}
+        for related in dict.fromkeys(related for _name, value in self.values for related in value.relateds):
+            by_load.setdefault(related.load, []).append(related)
+        for load, relateds in by_load.items():
+            keys: dict[Any, None] = {}
+            for related in relateds:
+                position = self._positions[_column_name(related.key)]
+                keys.update(dict.fromkeys(row[position] for row in rows if row[position] is not None))
+            groups: dict[Any, list] = {}
+            if keys:
+                for key, element in load(model, list(keys), self.context):
+                    groups.setdefault(key, []).append(element)
+            for related in relateds:
+                loaded[related] = groups
+        return loaded
+
     def _item_builder(self) -> Callable[[list, dict, PresenterContext], list[dict]]:
         key = (type(self), tuple(name for name, _ in self.values))
         builder = GeneratedItems._builders.get(key)

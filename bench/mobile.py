@@ -34,6 +34,7 @@ import time
 import zoneinfo
 from urllib.parse import urlencode
 
+import mobile_flightlog
 import operations
 import operations_baseline
 from server import HOST, django_script, log, machine, summary_ms
@@ -47,7 +48,7 @@ PAGE = 500
 BOOKING_OFFSETS = (0, PAGE, 2 * PAGE, 3 * PAGE)
 OBJECT_BLOCKS = "status,active_remarks,time_summary,disclaimer,settings"
 OBJECTS_LIMIT = 100  # the list's default limit (document 2): the club's 60 aircraft fit one page
-LISTS = ("bookings", "objects")
+LISTS = ("bookings", "objects", "flightlogs")
 CALLS_PER_LOGIN = 40  # far under the 120 a minute of a login
 CALLS_PER_CLIENT = 150  # far under the 600 a minute of an app client
 ME_MEMBERS = 20  # the /me calls rotate over the logins of this many members
@@ -130,6 +131,8 @@ def bookings_date_from(timezone: str) -> dt.date:
 
 
 def list_query(name: str, offset: int, date_from: dt.date) -> str:
+    if name == "flightlogs":  # no date filter by default: the club's year of flights, oldest first
+        return urlencode({"limit": PAGE, "offset": offset})
     if name == "objects":
         query = {"include": OBJECT_BLOCKS}
         return urlencode({**query, "offset": offset}) if offset else urlencode(query)
@@ -223,6 +226,10 @@ class Baseline:
             arguments = {"org": member.organization_id, "limit": limit + 1, "offset": offset}
             rows = self.conn.execute(BOOKINGS_SQL, {**arguments, "from": self.from_instant}).fetchall()[: limit + 1]
             data = self.bookings(rows[:limit])
+        elif name == "flightlogs":
+            limit = PAGE
+            rows = mobile_flightlog.page_rows(self.conn, member.organization_id, limit=limit, offset=offset)
+            data = [mobile_flightlog.flight_item(row) for row in rows[:limit]]
         else:
             limit = OBJECTS_LIMIT
             arguments = {"org": member.organization_id, "limit": limit + 1, "offset": offset}
@@ -411,7 +418,7 @@ def measure_me(client, budget: Budget, *, n: int, warmup: int, max_seconds: floa
 
 
 def offsets_of(name: str) -> tuple[int, ...]:
-    return BOOKING_OFFSETS if name == "bookings" else (0,)
+    return BOOKING_OFFSETS if name in ("bookings", "flightlogs") else (0,)
 
 
 def measure_lists(client, baseline: Baseline, budget: Budget, *, n: int, warmup: int, max_seconds: float) -> dict:
@@ -519,6 +526,7 @@ class MobileBench:
             "health": "/health",
             "bookings": f"{MOBILE}/bookings?{list_query('bookings', 0, day)}",
             "objects": f"{MOBILE}/objects?{list_query('objects', 0, day)}",
+            "flightlogs": f"{MOBILE}/flightlogs?{list_query('flightlogs', 0, day)}",
         }
 
     def document(self, result: dict, *, workers: int) -> dict:

@@ -27,6 +27,7 @@ import time
 
 import mobile
 import operations
+import throughput
 import users_list
 import webhook_delivery
 from server import (
@@ -42,7 +43,7 @@ from server import (
     write_results,
 )
 
-PARTS = ("token", "users", "operations", "mobile", "webhooks")
+PARTS = ("token", "users", "operations", "mobile", "throughput", "webhooks")
 CALLS_PER_TOKEN = 100  # well under the 119 GETs a token has in a minute after its token fetch
 
 QUERIES_SCRIPT = """
@@ -179,7 +180,7 @@ def main() -> int:
         choices=("all", *PARTS),
         default="all",
         help="run one part only (operations alone uses its own database, flyclub_bench_ops, and Redis db 7; mobile"
-        " flyclub_bench_mobile and Redis db 10)",
+        " flyclub_bench_mobile and Redis db 10; throughput flyclub_bench_tput and Redis db 6)",
     )
     parser.add_argument("--no-users", action="store_true", help="leave the users part out")
     parser.add_argument("--users-n", type=int, default=80, help="measured users rounds (default 80)")
@@ -197,6 +198,8 @@ def main() -> int:
     parser.add_argument("--mobile-lists-n", type=int, default=200, help="measured Mobile list rounds (default 200)")
     parser.add_argument("--mobile-lists-warmup", type=int, default=10, help="unmeasured list rounds first (10)")
     parser.add_argument("--mobile-max-seconds", type=float, default=120, help="bound of each Mobile measure (120)")
+    parser.add_argument("--tput-seconds", type=float, default=10, help="measured seconds per worker count (10)")
+    parser.add_argument("--tput-clients", type=int, default=16, help="clients calling at once (default 16)")
     parser.add_argument("--webhook-events", type=int, default=1000, help="measured webhook events (default 1000)")
     parser.add_argument("--webhook-warmup", type=int, default=50, help="unmeasured webhook events first (50)")
     parser.add_argument("--webhook-pool", default="threads", help="the worker's pool (default threads)")
@@ -241,6 +244,8 @@ def main() -> int:
         env, world = prepare_bench_database(operations.OPS_DB, operations.OPS_REDIS_URL)
     elif parts == {"mobile"}:
         env, world = prepare_bench_database(mobile.MOBILE_DB, mobile.MOBILE_REDIS_URL)
+    elif parts == {"throughput"}:
+        env, world = prepare_bench_database(throughput.TPUT_DB, throughput.TPUT_REDIS_URL)
     else:
         env, world = prepare_bench_database()
     tokens = query_token = None
@@ -271,10 +276,15 @@ def main() -> int:
             lists_warmup=args.mobile_lists_warmup,
         )
 
-    result = users_result = ops_result = mobile_result = None
+    tput = None
+    if "throughput" in parts:
+        club = ops.made if ops else mobile_bench.made if mobile_bench else None
+        tput = throughput.ThroughputBench(env, made=club, seconds=args.tput_seconds, clients=args.tput_clients)
+
+    result = users_result = ops_result = mobile_result = tput_result = None
     server = Gunicorn(env, workers=args.workers)
     try:
-        client = server.start()
+        client = server.start() if parts - {"throughput"} else None
         if tokens:
             result = measure(client, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
         if users:
@@ -285,6 +295,9 @@ def main() -> int:
             mobile_result = mobile_bench.measure(client, server.port, max_seconds=args.mobile_max_seconds)
     finally:
         server.stop()
+    if tput:
+        # Its own servers (2, then 4 workers), after the others so that they do not share the machine.
+        tput_result = tput.measure()
     total = round(time.monotonic() - run_started, 1)
     if tokens:
         log("counting queries")
@@ -307,6 +320,11 @@ def main() -> int:
         mobile_document["total_run_s"] = total
         written.append(write_results("mobile.json", mobile_document))
         mobile.print_table(mobile_document)
+    if tput:
+        tput_document = tput.document(tput_result)
+        tput_document["total_run_s"] = total
+        written.append(write_results("throughput.json", tput_document))
+        throughput.print_table(tput_document)
     print()
     print(f"load average (1, 5, 15 min) at the end: {machine()['load_average_1_5_15']}")
     if tokens:

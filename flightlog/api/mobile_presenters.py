@@ -11,6 +11,7 @@ from apicore.presenters import (
     BOOLEAN,
     INTEGER,
     Field,
+    GeneratedItems,
     Presenter,
     minutes_between_column,
     nullable,
@@ -51,8 +52,10 @@ def mobile_totals(block, airborne, tach_start, tach_end) -> dict:
     return {name: every[name] for name in MOBILE_TOTAL_NAMES}
 
 
-class MobileFlightPresenter(Presenter):
+class MobileFlightPresenter(GeneratedItems, Presenter):
     """An item of GET /mobile/v5/flightlogs and /flightlogs/{id} (a FlightLogEntry)."""
+
+    rows_by_keys = True  # the endpoints annotate nothing the presenter reads
 
     fields = {
         # The same as Main v5's flight: id, date, object {id, registration, organization}, flight_type.

@@ -5,7 +5,7 @@ sub-select) and one query per crew role for the page's crew members: joining pil
 with their logins and organizations made a read of 15 tables, which PostgreSQL plans slowly on every call.
 """
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from accounts.api.presenters import full_name
 from accounts.models import Member
@@ -20,6 +20,8 @@ from apicore.presenters import (
     STRING,
     Expr,
     Field,
+    GeneratedItems,
+    KeyedRows,
     Presenter,
     Related,
     array,
@@ -65,9 +67,8 @@ def _airport_columns(path: str) -> tuple[str, str]:
     return f"{path}__icao", f"{path}__name"
 
 
-def _crew_members(_model, member_ids, _context):
-    """(member id, crew entry) of the page's crew members of one role; one query."""
-    rows = Member.objects.filter(pk__in_keys=member_ids).values_list(
+_CREW_ROWS = KeyedRows(
+    lambda member_ids: Member.objects.filter(pk__in_keys=member_ids).values_list(
         "pk",
         "user_id",
         *name_columns("user"),
@@ -75,6 +76,12 @@ def _crew_members(_model, member_ids, _context):
         "organization_id",
         "organization__name",
     )
+)
+
+
+def _crew_members(_model, member_ids, _context):
+    """(member id, crew entry) of the page's crew members of one role; one query."""
+    rows = _CREW_ROWS.rows(member_ids)
     for member_id, user_id, name, first_name, particle, last_name, username, number_, org_id, org_name in rows:
         yield (
             member_id,
@@ -95,34 +102,32 @@ def crew_field(role: str) -> Field:
     return Field(CREW, CREW_HIDDEN, related=Related(f"{role}_id", load=_crew_members), compute=_crew)
 
 
-def _hours_of_minutes(minutes: int | None) -> float | None:
-    return None if minutes is None else round(minutes / 60, 2)
-
-
-def _minutes_of_hours(hours: Decimal | None) -> int | None:
-    return None if hours is None else int((hours * 60).quantize(Decimal(1), rounding="ROUND_HALF_UP"))
+_WHOLE = Decimal(1)
 
 
 def totals(block, airborne, tach_start, tach_end, hobbs_start, hobbs_end) -> dict:
     """The flight's totals (docs/decisions.md §6.6 "Totals") from its block and airborne minutes (computed by the
-    database, null
-    when a time is missing) and its meter readings: a total is null when one of its two readings is missing."""
+    database, null when a time is missing) and its meter readings: a total is null when one of its two readings
+    is missing (flightlog.totals.reading_difference). Rounding written out here: 500 flights a page."""
     tach = reading_difference(tach_start, tach_end)
     hobbs = reading_difference(hobbs_start, hobbs_end)
     return {
-        "block": _hours_of_minutes(block),
-        "airborne": _hours_of_minutes(airborne),
-        "tach": number(tach),
-        "hobbs": number(hobbs),
+        "block": None if block is None else round(block / 60, 2),
+        "airborne": None if airborne is None else round(airborne / 60, 2),
+        "tach": None if tach is None else float(tach),
+        "hobbs": None if hobbs is None else float(hobbs),
         "block_minutes": block,
         "airborne_minutes": airborne,
-        "tach_minutes": _minutes_of_hours(tach),
-        "hobbs_minutes": _minutes_of_hours(hobbs),
+        # Minutes of hours: times 60, rounded half up.
+        "tach_minutes": None if tach is None else int((tach * 60).quantize(_WHOLE, ROUND_HALF_UP)),
+        "hobbs_minutes": None if hobbs is None else int((hobbs * 60).quantize(_WHOLE, ROUND_HALF_UP)),
     }
 
 
-class FlightPresenter(Presenter):
+class FlightPresenter(GeneratedItems, Presenter):
     """An item of GET /flightlogs and GET /flightlogs/{id} (a FlightLogEntry)."""
+
+    rows_by_keys = True  # the endpoints annotate nothing the presenter reads
 
     fields = {
         "id": Field(INTEGER, "id"),

@@ -93,14 +93,10 @@ class Related:
     `key` is the item's column that selects them; `load(model, keys, context)` returns `(key, element)`
     pairs in the order the block lists them (model: the queryset's model, for presenters shared by several).
     Values of one presenter that name the same Related share its one query.
-
-    Relateds of one presenter with the same `group` (and the same `load`) load in one call, on the keys of all
-    their columns together: a booking's booker, student and creator are all logins, read in one query.
     """
 
     key: Column
     load: Callable[[type, list, PresenterContext], Iterable[tuple[Any, Any]]]
-    group: str | None = None
 
 
 def _same(value: Any) -> Any:
@@ -272,26 +268,21 @@ class Presenter:
 
     def _load_related(self, model: type, rows: list[tuple]) -> dict[Related, dict]:
         """Per Related: key -> its list of elements, one query for all the rows. Values that name the same
-        Related (an object's status and its maintenance items) share its one query, and so do Relateds of
-        one `group` (each reads its own keys out of the one result)."""
+        Related (an object's status and its maintenance items) share its one query."""
         loaded: dict[Related, dict] = {}
         if not rows:
             return loaded
-        relateds = list(dict.fromkeys(related for _name, value in self.values for related in value.relateds))
-        for related in relateds:
-            if related in loaded:
-                continue
-            together = [related] if related.group is None else [r for r in relateds if r.group == related.group]
-            if any(other.load is not related.load for other in together):
-                raise TypeError(f"the Relateds of group {related.group!r} must share one load")
-            positions = [self._positions[_column_name(other.key)] for other in together]
-            keys = list(dict.fromkeys(row[p] for p in positions for row in rows if row[p] is not None))
-            groups: dict[Any, list] = {}
-            if keys:
-                for key, element in related.load(model, keys, self.context):
-                    groups.setdefault(key, []).append(element)
-            for other in together:
-                loaded[other] = groups
+        for _name, value in self.values:
+            for related in value.relateds:
+                if related in loaded:
+                    continue
+                position = self._positions[_column_name(related.key)]
+                keys = list(dict.fromkeys(row[position] for row in rows if row[position] is not None))
+                groups: dict[Any, list] = {}
+                if keys:
+                    for key, element in related.load(model, keys, self.context):
+                        groups.setdefault(key, []).append(element)
+                loaded[related] = groups
         return loaded
 
     def _row_reader(self, name: str, value: Value) -> Callable[[tuple, dict], Any]:

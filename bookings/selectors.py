@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from accounts.models import User, UserEmail
 from accounts.models.user import NAME_COLUMNS, full_name_of
@@ -34,19 +34,31 @@ PERSON_COLUMNS = (
     "mobile_initial_number",
     "mobile_number",
 )
+NUMBER_COLUMNS = ("members__organization_id", "members__member_number")
+
+
+def people_rows(user_ids: list, *, member_numbers: bool = False) -> QuerySet:
+    """The rows of people_of: each login joined to its addresses (at most two; a sub-select per login would
+    scan the small address table once per login), by address position; with `member_numbers` also joined to
+    its memberships, then in organization order."""
+    order = ("emails__position", "members__organization_id") if member_numbers else ("emails__position",)
+    columns = (*PERSON_COLUMNS, *NUMBER_COLUMNS) if member_numbers else PERSON_COLUMNS
+    return User.objects.filter(pk__in_keys=user_ids).order_by(*order).values_list(*columns)
 
 
 def people_of(user_ids, *, member_numbers: bool = False) -> list[tuple[int, dict]]:
     """(login id, {id, name, email, mobile}) of the logins as a booking shows its booker and student: email
-    (the first address) and mobile null where the person hides them. One query for the page's people (a few
-    hundred at most, each once however many bookings they have), joined to their addresses (at most two each;
-    a sub-select per login would scan the small address table once per login).
+    (the first address) and mobile null where the person hides them. One query (people_rows) for a page's
+    people, a few hundred at most, each once however many bookings they have.
 
     With `member_numbers`, each person also has `numbers`, {organization id: member number} of every
-    membership in organization order, from the same query (joined to the memberships too)."""
-    order = ("emails__position", "members__organization_id") if member_numbers else ("emails__position",)
-    extra = ("members__organization_id", "members__member_number") if member_numbers else ()
-    rows = User.objects.filter(pk__in_keys=list(user_ids)).order_by(*order).values_list(*PERSON_COLUMNS, *extra)
+    membership in organization order, from the same query."""
+    rows = people_rows(list(user_ids), member_numbers=member_numbers)
+    return people_from_rows(rows, member_numbers=member_numbers)
+
+
+def people_from_rows(rows, *, member_numbers: bool = False) -> list[tuple[int, dict]]:
+    """people_of's people from people_rows' rows (which the API reads by a statement compiled once)."""
     people: dict[int, dict] = {}
     # Rows come by address position (then organization): a login's first row has its first address, and its
     # first rows (of that address) each of its memberships in organization order.

@@ -11,6 +11,7 @@ bookings are never hidden. A fixed number of queries per page, whatever its leng
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import partial
 
 from apicore import clock
 from apicore.database import utc_sortable_text
@@ -22,6 +23,8 @@ from apicore.presenters import (
     REF,
     STRING,
     Field,
+    GeneratedItems,
+    KeyedRows,
     Presenter,
     PresenterContext,
     Related,
@@ -34,8 +37,8 @@ from apicore.presenters import (
 from objects_app.api.presenters import category_ref
 
 from .. import rules
-from ..selectors import people_of
-from .presenters import PEOPLE, TIMEZONE, _hours, local_time
+from ..selectors import people_from_rows, people_rows
+from .presenters import TIMEZONE, _hours, local_time
 
 NULLABLE_TEXT = nullable(STRING)
 PERSON = obj(
@@ -50,10 +53,14 @@ PERMISSIONS = obj(can_edit=BOOLEAN, can_cancel=BOOLEAN, can_cut=BOOLEAN, queue_a
 CREATOR = obj(id=INTEGER, name=NULLABLE_TEXT)
 
 
+# The people's statement with their member numbers, compiled once per process.
+PEOPLE = KeyedRows(partial(people_rows, member_numbers=True))
+
+
 def _people(_model, user_ids, _context):
-    """(login id, person with `numbers`) of the page's people (bookers, students and creators, PEOPLE's
-    group): one query, bookings.selectors.people_of with every membership's number."""
-    return people_of(user_ids, member_numbers=True)
+    """(login id, person with `numbers`) of the page's people (bookers, students and creators, whose Relateds
+    share this load): one query, bookings.selectors.people_of's with every membership's number."""
+    return people_from_rows(PEOPLE.rows(list(user_ids)), member_numbers=True)
 
 
 def _number_for(numbers: dict, object_organization_id, member_organization_id) -> str | None:
@@ -64,9 +71,10 @@ def _number_for(numbers: dict, object_organization_id, member_organization_id) -
     return (next(iter(numbers.values())) or None) if numbers else None
 
 
-USER_PEOPLE = Related("user_id", load=_people, group=PEOPLE)
-STUDENT_PEOPLE = Related("student_id", load=_people, group=PEOPLE)
-CREATOR_PEOPLE = Related("created_by_id", load=_people, group=PEOPLE)
+# Booker, student and creator share their load: one query for the page's people (GeneratedItems).
+USER_PEOPLE = Related("user_id", load=_people)
+STUDENT_PEOPLE = Related("student_id", load=_people)
+CREATOR_PEOPLE = Related("created_by_id", load=_people)
 
 # The columns that decide whether a booking's people are hidden from the member (details_hidden).
 WHO = ("user_id", "student_id", "object__organization__booking_hide_booker_details")
@@ -179,7 +187,9 @@ def _permissions(context, start, end, user_id, created_by_id, queue_allowed):
     }
 
 
-class MobileBookingPresenter(Presenter):
+class MobileBookingPresenter(GeneratedItems, Presenter):
+    rows_by_keys = True  # the page's keys come from the scoped queryset; its rows are read by them alone
+
     fields = {
         "id": Field(INTEGER, "id"),
         "start_at": Field(DATETIME, START, compute=_utc),

@@ -7,7 +7,7 @@ zone and times).
 """
 
 from decimal import Decimal
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from apicore.presenters import (
     BOOLEAN,
@@ -17,6 +17,8 @@ from apicore.presenters import (
     REF,
     STRING,
     Field,
+    GeneratedItems,
+    KeyedRows,
     Presenter,
     Related,
     local_from_utc_text,
@@ -27,7 +29,7 @@ from apicore.presenters import (
 )
 from objects_app.api.presenters import aircraft_text, category_ref
 
-from ..selectors import people_of
+from ..selectors import people_from_rows, people_rows
 
 NULLABLE_TEXT = nullable(STRING)
 
@@ -41,10 +43,14 @@ OBJECT = obj(
 )
 
 
+# The people's statement, compiled once per process: every page runs the same text with its keys.
+PEOPLE = KeyedRows(partial(people_rows, member_numbers=False))
+
+
 def _people(_model, user_ids, _context):
     """(login id, {id, name, email, mobile}) of the page's bookers and students: one entry per person, however
-    many bookings they have on the page, in one query for both roles (PEOPLE's group)."""
-    return people_of(user_ids)
+    many bookings they have on the page, in one query for both roles (their Relateds share this load)."""
+    return people_from_rows(PEOPLE.rows(list(user_ids)))
 
 
 def _one(people):
@@ -74,10 +80,11 @@ def _hours(value: Decimal | None) -> float | None:
 
 
 TIMEZONE = "object__organization__timezone"
-PEOPLE = "people"  # the Related group of a booking's people: one query for the page's bookers and students
 
 
-class BookingPresenter(Presenter):
+class BookingPresenter(GeneratedItems, Presenter):
+    rows_by_keys = True  # the page's keys come from the scoped queryset; its rows are read by them alone
+
     fields = {
         "id": Field(INTEGER, "id"),
         # Written as text by the database: no datetimes are made (apicore.database).
@@ -96,8 +103,9 @@ class BookingPresenter(Presenter):
             "object__organization__name",
             compute=_object,
         ),
-        "user": Field(PERSON, related=Related("user_id", load=_people, group=PEOPLE), compute=_one),
-        "student": Field(nullable(PERSON), related=Related("student_id", load=_people, group=PEOPLE), compute=_one),
+        # Booker and student share their load: one query for the page's people (GeneratedItems).
+        "user": Field(PERSON, related=Related("user_id", load=_people), compute=_one),
+        "student": Field(nullable(PERSON), related=Related("student_id", load=_people), compute=_one),
         "type": Field(STRING, "type"),
         "is_primary": Field(BOOLEAN, "is_primary"),
         "expected_airborne": Field(nullable(NUMBER), "expected_airborne", compute=_hours),

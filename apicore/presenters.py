@@ -416,7 +416,7 @@ class GeneratedItems:
             columns = list(self.columns)
 
             def build(keys: list) -> QuerySet:
-                rows = model._base_manager.filter(pk__in_keys=keys)
+                rows = model._base_manager.filter(pk__in_keys=keys).order_by()  # put in order in Python
                 expressions = {column.name: column.build() for column in columns if isinstance(column, Expr)}
                 if expressions:
                     rows = rows.annotate(**expressions)

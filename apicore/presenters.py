@@ -15,11 +15,13 @@ just written), so the declarations are the only description of an item, and `jso
 """
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import ValuesListIterable
@@ -399,24 +401,36 @@ class GeneratedItems:
     _wide_rows: dict[tuple, "KeyedRows"] = {}
 
     def page(self, queryset: QuerySet, *, offset: int, limit: int) -> list[dict]:
+        """With `rows_by_keys`, a page in one statement: the wide read by a statement compiled once per shape and
+        order, with the keys' query (the narrow ordered LIMIT/OFFSET of the endpoint's queryset) in place of the
+        keys (KeyedRows.rows_in), in the same order. An order the wide read cannot repeat reads the keys first."""
         if not (self.rows_by_keys and self.keys_first) or limit <= 0:
             return super().page(queryset, offset=offset, limit=limit)
-        keys = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
-        if not keys:
-            return []
-        rows = self._wide_reader(queryset.model).rows(keys, using=queryset.db)
-        position = {key: index for index, key in enumerate(keys)}
-        rows.sort(key=lambda row: position[row[0]])
-        return self._present(queryset.model, [row[1:] for row in rows])
+        model, keys_query = queryset.model, queryset.values_list("pk", flat=True)[offset : offset + limit]
+        reader = self._wide_reader(model, _repeatable_order(queryset))
+        if reader is not None:
+            rows = reader.rows_in(keys_query, using=queryset.db)
+        else:
+            keys = list(keys_query)
+            if not keys:
+                return []
+            rows = self._wide_reader(model).rows(keys, using=queryset.db)
+            position = {key: index for index, key in enumerate(keys)}
+            rows.sort(key=lambda row: position[row[0]])
+        return self._present(model, [row[1:] for row in rows])
 
-    def _wide_reader(self, model: type) -> "KeyedRows":
-        key = (type(self), model, tuple(name for name, _ in self.values))
+    def _wide_reader(self, model: type, order: tuple | None = ()) -> "KeyedRows | None":
+        """The page's wide rows by their keys, in `order` (the arguments of order_by; () for none). None for
+        None: an order it cannot repeat."""
+        if order is None:
+            return None
+        key = (type(self), model, tuple(name for name, _ in self.values), order)
         reader = GeneratedItems._wide_rows.get(key)
         if reader is None:
             columns = list(self.columns)
 
             def build(keys: list) -> QuerySet:
-                rows = model._base_manager.filter(pk__in_keys=keys).order_by()  # put in order in Python
+                rows = model._base_manager.filter(pk__in_keys=keys).order_by(*order)
                 expressions = {column.name: column.build() for column in columns if isinstance(column, Expr)}
                 if expressions:
                     rows = rows.annotate(**expressions)
@@ -461,6 +475,21 @@ class GeneratedItems:
         if builder is None:
             builder = GeneratedItems._builders[key] = _generate_builder(self.values, self._positions)
         return builder
+
+
+def _repeatable_order(queryset: QuerySet) -> tuple | None:
+    """The arguments of order_by that give the queryset's order on the model's rows again, as a key of compiled
+    statements; None when there are none (no order of its own, the model's default, extra(), DISTINCT, a
+    reversed queryset) or they cannot be a key."""
+    query = queryset.query
+    if not query.order_by or query.extra_order_by or not query.standard_ordering or query.distinct:
+        return None
+    order = tuple(query.order_by)
+    try:
+        hash(order)
+    except TypeError:
+        return None
+    return order
 
 
 def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]) -> Callable:
@@ -519,6 +548,8 @@ def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]
 
 # A key no table has: it marks where a compiled statement takes its keys.
 _KEYS_MARK = -7_294_117_118
+# A parameter's placeholder in Django's SQL, or an escaped percent sign.
+_PLACEHOLDER = re.compile("%[s%]")
 
 
 class KeyedRows:
@@ -533,6 +564,7 @@ class KeyedRows:
     def __init__(self, build: Callable[[list], QuerySet]):
         self.build = build
         self._statements: dict[str, tuple | None] = {}
+        self._splices: dict[str, tuple] = {}
 
     def rows(self, keys: list, using: str = "default") -> list[tuple]:
         connection = connections[using]
@@ -556,6 +588,46 @@ class KeyedRows:
         if converters:
             return [_converted(row, converters, connection) for row in rows]
         return rows
+
+    def rows_in(self, keys_query: QuerySet, using: str = "default") -> list[tuple]:
+        """The rows whose keys `keys_query` selects (a `values_list` of the key, ordered and sliced: a page's), in
+        one statement: the compiled text with that query in place of the keys, as `= ANY(ARRAY(<query>))` on
+        PostgreSQL (an array made once, before the rows are read by their primary key: no join of every row
+        with the page) and `IN (<query>)` elsewhere. In the order `build` gives them (order_by)."""
+        connection = connections[using]
+        if using not in self._splices:
+            self._splices[using] = self._splice(using)
+        before, after, params_before, params_after, converters, width = self._splices[using]
+        try:
+            query_sql, query_params = keys_query.query.get_compiler(using=using).as_sql()
+        except EmptyResultSet:
+            return []
+        if connection.vendor == "postgresql":
+            query_sql = f"ARRAY({query_sql})"
+        with connection.cursor() as cursor:
+            cursor.execute(before + query_sql + after, [*params_before, *query_params, *params_after])
+            rows = cursor.fetchall()
+        if width is not None:
+            rows = [row[:width] for row in rows]
+        if converters:
+            return [_converted(row, converters, connection) for row in rows]
+        return rows
+
+    def _splice(self, using: str) -> tuple:
+        """The compiled text around its keys' placeholder, and the parameters before and after it."""
+        queryset = self.build([_KEYS_MARK])
+        compiler = queryset.query.get_compiler(using)
+        sql, params = compiler.as_sql()
+        marked = [index for index, param in enumerate(params) if param in ([_KEYS_MARK], _KEYS_MARK)]
+        if len(marked) != 1:
+            raise ValueError("KeyedRows: the queryset must filter by the keys once, with the in_keys lookup")
+        (index,) = marked
+        placeholders = [found for found in _PLACEHOLDER.finditer(sql) if found.group() == "%s"]
+        at = placeholders[index]
+        fields = [select[0] for select in compiler.select[: compiler.col_count]]
+        converters = list(compiler.get_converters(fields).items())
+        width = compiler.col_count if compiler.has_extra_select else None
+        return sql[: at.start()], sql[at.end() :], params[:index], params[index + 1 :], converters, width
 
     def _compile(self, using: str) -> tuple | None:
         """(SQL, parameters, where the keys go, converters, columns), or None when the keys are not one

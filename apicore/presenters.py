@@ -440,6 +440,8 @@ class GeneratedItems:
         return reader
 
     def _present(self, model: type, rows: list[tuple]) -> list[dict]:
+        if not rows:
+            return []
         related = self._load_related(model, rows)
         return self._item_builder()(rows, related, self.context)
 

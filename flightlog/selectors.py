@@ -45,10 +45,11 @@ def flown_by(user_id: int) -> Q:
 
 # --- meter readings for the APIs' pages: floats and totals written by the database ---------------------------
 # A page of 500 flights has 3,000 readings and 2,000 reading totals: converted to floats, subtracted and rounded
-# in Python from Decimals, they took 1.3 of the 3.1 ms of building the page's items. Readings have two decimals (flightlog.models._reading), so
-# each of these is exact on both databases: PostgreSQL subtracts numerics and converts the result (the same float
-# as float() of the Decimal); SQLite keeps readings as floating point, and rounding to the two decimals gives the
-# same float again. The database gives the Python type already: no conversion of each value.
+# in Python from Decimals, they took 1.3 of the 3.1 ms of building the page's items. Readings have two decimals
+# (flightlog.models._reading), so each of these is exact on both databases: PostgreSQL subtracts numerics and
+# converts the result (the same float as float() of the Decimal); SQLite keeps readings as floating point, and
+# rounding to the two decimals gives the same float again. The database gives the Python type already: no
+# conversion of each value.
 
 
 class ReadingFloat(Func):

@@ -391,8 +391,8 @@ class GeneratedItems:
     are built by one function generated from the declarations, a list comprehension of dict displays, instead
     of one reader call per value and item. The same items (the declarations are read the same way); per
     value of a 500-item page this saves the reader's call and its closure's lookups (docs/decisions.md §1.34
-    "Items built by a generated function"). The function is made once per presenter class and shape (the
-    values included) and kept for the process."""
+    "Long pages"). The function is made once per presenter class and shape (the values included) and kept for
+    the process (the first SHAPES_KEPT shapes: include and exclude make many more possible)."""
 
     _builders: dict[tuple, Callable] = {}
     # True: a page's wide rows are read by their keys alone, not through the endpoint's queryset (so none of
@@ -425,19 +425,16 @@ class GeneratedItems:
         if order is None:
             return None
         key = (type(self), model, tuple(name for name, _ in self.values), order)
-        reader = GeneratedItems._wide_rows.get(key)
-        if reader is None:
-            columns = list(self.columns)
+        columns = list(self.columns)
 
-            def build(keys: list) -> QuerySet:
-                rows = model._base_manager.filter(pk__in_keys=keys).order_by(*order)
-                expressions = {column.name: column.build() for column in columns if isinstance(column, Expr)}
-                if expressions:
-                    rows = rows.annotate(**expressions)
-                return rows.values_list("pk", *(_column_name(column) for column in columns))
+        def build(keys: list) -> QuerySet:
+            rows = model._base_manager.filter(pk__in_keys=keys).order_by(*order)
+            expressions = {column.name: column.build() for column in columns if isinstance(column, Expr)}
+            if expressions:
+                rows = rows.annotate(**expressions)
+            return rows.values_list("pk", *(_column_name(column) for column in columns))
 
-            reader = GeneratedItems._wide_rows[key] = KeyedRows(build)
-        return reader
+        return _kept(GeneratedItems._wide_rows, key, lambda: KeyedRows(build))
 
     def _present(self, model: type, rows: list[tuple]) -> list[dict]:
         if not rows:
@@ -473,10 +470,21 @@ class GeneratedItems:
 
     def _item_builder(self) -> Callable[[list, dict, PresenterContext], list[dict]]:
         key = (type(self), tuple(name for name, _ in self.values))
-        builder = GeneratedItems._builders.get(key)
-        if builder is None:
-            builder = GeneratedItems._builders[key] = _generate_builder(self.values, self._positions)
-        return builder
+        return _kept(GeneratedItems._builders, key, lambda: _generate_builder(self.values, self._positions))
+
+
+# Shapes of a presenter whose generated function and wide statement a process keeps (beyond them, both are made
+# for the call and dropped): the lists' usual few, not every combination of include and exclude.
+SHAPES_KEPT = 256
+
+
+def _kept(cache: dict, key: tuple, make: Callable[[], Any]) -> Any:
+    found = cache.get(key)
+    if found is None:
+        found = make()
+        if len(cache) < SHAPES_KEPT:
+            cache[key] = found
+    return found
 
 
 def _repeatable_order(queryset: QuerySet) -> tuple | None:
@@ -555,13 +563,18 @@ _PLACEHOLDER = re.compile("%[s%]")
 
 
 class KeyedRows:
-    """Rows of one `values_list` query by a list of keys, `rows(keys)`: `build(keys)` gives the queryset and must
-    depend on nothing but the keys (it filters with `<key>__in_keys=keys`). On PostgreSQL the ORM compiles it
-    once per process and database, and every call runs that text with its own keys as the one array parameter
-    (prepared within apicore.database.prepared_statements): building and compiling the queryset cost ~0.6 ms a
-    call, as much as reading 1,500 rows. Elsewhere (SQLite, whose IN has a placeholder per key) the queryset runs
-    as it is. The same rows either way, through Django's cursor (counted and logged as any query), with
-    Django's conversions of the columns."""
+    """Rows of one `values_list` query (of several columns) by a list of keys: `build(keys)` gives the queryset
+    and must depend on nothing but the keys (it filters with `<key>__in_keys=keys`, once). The ORM compiles it
+    once per process and database; building and compiling it cost ~0.6 ms a call, as much as reading 1,500 rows.
+
+    - `rows(keys)`: on PostgreSQL every call runs that text with its own keys as the one array parameter
+      (prepared within apicore.database.prepared_statements); elsewhere (SQLite, whose IN has a placeholder per
+      key) the queryset runs as it is.
+    - `rows_in(keys_query)`: the rows of the keys a query selects, that query in the compiled text in place of
+      the keys, on every database.
+
+    The same rows as the queryset's, through Django's cursor (counted and logged as any query), with Django's
+    conversions of the columns."""
 
     def __init__(self, build: Callable[[list], QuerySet]):
         self.build = build
@@ -620,11 +633,12 @@ class KeyedRows:
         queryset = self.build([_KEYS_MARK])
         compiler = queryset.query.get_compiler(using)
         sql, params = compiler.as_sql()
+        # The keys are one parameter: an array on PostgreSQL (in_keys), the one value of IN (%s) elsewhere.
         marked = [index for index, param in enumerate(params) if param in ([_KEYS_MARK], _KEYS_MARK)]
-        if len(marked) != 1:
-            raise ValueError("KeyedRows: the queryset must filter by the keys once, with the in_keys lookup")
-        (index,) = marked
         placeholders = [found for found in _PLACEHOLDER.finditer(sql) if found.group() == "%s"]
+        if queryset._iterable_class is not ValuesListIterable or len(marked) != 1 or len(placeholders) != len(params):
+            raise ValueError("KeyedRows: a values_list of several columns, filtered by the keys once with in_keys")
+        (index,) = marked
         at = placeholders[index]
         fields = [select[0] for select in compiler.select[: compiler.col_count]]
         converters = list(compiler.get_converters(fields).items())

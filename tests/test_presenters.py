@@ -15,7 +15,7 @@ from accounts.api.presenters import ExpiryDateTypePresenter, GroupPresenter, Org
 from accounts.api.user_presenters import UserPresenter
 from accounts.models import Member, MemberRole, Membership, UserEmail, UserExpiryDate, UserGroup
 from accounts.selectors import types_with_dates_of
-from apicore.presenters import STRING, Field, Presenter, PresenterContext, Related
+from apicore.presenters import STRING, Field, KeyedRows, Presenter, PresenterContext, Related
 from economy.models import Transaction
 from economy.selectors import member_balance
 from main_api.api_v5 import TokenPresenter
@@ -300,3 +300,55 @@ def test_a_related_value_with_columns_is_computed_from_its_elements_and_the_item
     assert Counted().render(org) == {"summary": "Related: A+B"}
     first.delete()
     assert Counted().render(org) == {"summary": "Related: B"}
+
+
+# --- GeneratedItems and KeyedRows (docs/decisions.md §1.34) --------------------------------------------------
+
+
+class ReaderUserPresenter(Presenter):
+    """UserPresenter's declarations read by the readers of Presenter itself (no generated function, the keys
+    first, one query per Related)."""
+
+    fields = UserPresenter.fields
+    blocks = UserPresenter.blocks
+
+
+def test_generated_items_are_the_readers_items(org, filled, context):
+    MemberFactory(organization=org, user__first_name="Bare")
+    for include, exclude in ((ALL_USER_BLOCKS, ()), (["email", "roles"], ["username", "membership"]), ((), ())):
+        generated = UserPresenter(context=context, include=include, exclude=exclude)
+        read = ReaderUserPresenter(context=context, include=include, exclude=exclude)
+        assert generated.page(members(org), offset=0, limit=10) == read.page(members(org), offset=0, limit=10)
+        assert generated.page(members(org), offset=1, limit=1) == read.page(members(org), offset=1, limit=1)
+        one = members(org).filter(pk=filled.pk)
+        assert generated.one(one) == read.one(one)
+    assert UserPresenter(context=context).page(members(org), offset=5, limit=10) == []
+
+
+def test_the_rows_of_a_keys_query_are_the_querysets_rows(org):
+    for name in ("Cecilia", "adam", "Bertil", "david"):
+        MemberFactory(organization=org, user__first_name=name, user__last_name="X")
+    order = (Lower("user__name"), "user_id")
+    reader = KeyedRows(
+        lambda keys: Member.objects.filter(pk__in_keys=keys).order_by(*order).values_list("pk", "user__name")
+    )
+    page = members(org).values_list("pk", flat=True)[1:3]
+    expected = list(members(org).values_list("pk", "user__name")[1:3])
+    assert reader.rows_in(page) == expected  # compiled once, run with each page's query
+    assert reader.rows_in(members(org).values_list("pk", flat=True)[:1]) == list(
+        members(org).values_list("pk", "user__name")[:1]
+    )
+    assert reader.rows_in(members(org).none().values_list("pk", flat=True)) == []
+    keys = [key for key, _name in expected]
+    assert sorted(reader.rows(keys)) == sorted(expected)
+
+
+def test_a_process_keeps_a_bounded_number_of_shapes(org, filled, context, monkeypatch):
+    from apicore import presenters
+
+    monkeypatch.setattr(presenters, "SHAPES_KEPT", 0)
+    monkeypatch.setattr(presenters.GeneratedItems, "_builders", {})
+    monkeypatch.setattr(presenters.GeneratedItems, "_wide_rows", {})
+    item = UserPresenter(context=context, include=["roles"]).page(members(org), offset=0, limit=1)
+    assert item[0]["roles"] == ReaderUserPresenter(context=context, include=["roles"]).one(members(org))["roles"]
+    assert presenters.GeneratedItems._builders == {} and presenters.GeneratedItems._wide_rows == {}

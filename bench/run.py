@@ -330,7 +330,7 @@ def main() -> int:
     if tokens:
         print(f"ratio token/health (median): {result['ratio_median']:.2f}  (goal <= 2.0, stretch 1.5)")
     if users:
-        print(f"ratio users all blocks / raw SQL+JSON (median): {users_result['ratio_median']:.2f}  (goal <= 1.5)")
+        print(f"ratio users all blocks / raw SQL+JSON (median): {users_result['ratio_median']:.2f}  (goal <= 1.3)")
     if ops:
         for name in operations.LISTS:
             part = ops_result[name]

@@ -42,10 +42,6 @@ MOBILE_TOTALS = obj(
 MOBILE_TOTAL_NAMES = tuple(MOBILE_TOTALS["properties"])
 
 
-def _airport(icao: str | None, name: str | None) -> dict | None:
-    return None if icao is None else {"icao": icao, "name": name}
-
-
 def mobile_totals(block, airborne, tach, tach_minutes) -> dict:
     """Main v5's totals without hobbs: hours and whole minutes, null when one of the two readings is missing."""
     every = totals(block, airborne, tach, None, tach_minutes, None)
@@ -67,7 +63,7 @@ class MobileFlightPresenter(GeneratedItems, Presenter):
             utc_text("blockoff_at"),
             utc_text("takeoff_at"),
             compute=lambda icao, name, blockoff, takeoff: {
-                "airport": _airport(icao, name),
+                "airport": None if icao is None else {"icao": icao, "name": name},
                 "blockoff_at": blockoff,
                 "takeoff_at": takeoff,
             },
@@ -79,7 +75,7 @@ class MobileFlightPresenter(GeneratedItems, Presenter):
             utc_text("landing_at"),
             utc_text("blockon_at"),
             compute=lambda icao, name, landing, blockon: {
-                "airport": _airport(icao, name),
+                "airport": None if icao is None else {"icao": icao, "name": name},
                 "landing_at": landing,
                 "blockon_at": blockon,
             },

@@ -15,11 +15,13 @@ just written), so the declarations are the only description of an item, and `jso
 """
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import ValuesListIterable
@@ -399,8 +401,8 @@ class GeneratedItems:
     are built by one function generated from the declarations, a list comprehension of dict displays, instead
     of one reader call per value and item. The same items (the declarations are read the same way); per
     value of a 500-item page this saves the reader's call and its closure's lookups (docs/decisions.md §1.34
-    "Items built by a generated function"). The function is made once per presenter class and shape (the
-    values included) and kept for the process."""
+    "Long pages"). The function is made once per presenter class and shape (the values included) and kept for
+    the process (the first SHAPES_KEPT shapes: include and exclude make many more possible)."""
 
     _builders: dict[tuple, Callable] = {}
     # True: a page's wide rows are read by their keys alone, not through the endpoint's queryset (so none of
@@ -409,33 +411,44 @@ class GeneratedItems:
     _wide_rows: dict[tuple, "KeyedRows"] = {}
 
     def page(self, queryset: QuerySet, *, offset: int, limit: int) -> list[dict]:
+        """With `rows_by_keys`, a page in one statement: the wide read by a statement compiled once per shape and
+        order, with the keys' query (the narrow ordered LIMIT/OFFSET of the endpoint's queryset) in place of the
+        keys (KeyedRows.rows_in), in the same order. An order the wide read cannot repeat reads the keys first."""
         if not (self.rows_by_keys and self.keys_first) or limit <= 0:
             return super().page(queryset, offset=offset, limit=limit)
-        keys = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
-        if not keys:
-            return []
-        rows = self._wide_reader(queryset.model).rows(keys, using=queryset.db)
-        position = {key: index for index, key in enumerate(keys)}
-        rows.sort(key=lambda row: position[row[0]])
-        return self._present(queryset.model, [row[1:] for row in rows])
+        model, keys_query = queryset.model, queryset.values_list("pk", flat=True)[offset : offset + limit]
+        reader = self._wide_reader(model, _repeatable_order(queryset))
+        if reader is not None:
+            rows = reader.rows_in(keys_query, using=queryset.db)
+        else:
+            keys = list(keys_query)
+            if not keys:
+                return []
+            rows = self._wide_reader(model).rows(keys, using=queryset.db)
+            position = {key: index for index, key in enumerate(keys)}
+            rows.sort(key=lambda row: position[row[0]])
+        return self._present(model, [row[1:] for row in rows])
 
-    def _wide_reader(self, model: type) -> "KeyedRows":
-        key = (type(self), model, tuple(name for name, _ in self.values))
-        reader = GeneratedItems._wide_rows.get(key)
-        if reader is None:
-            columns = list(self.columns)
+    def _wide_reader(self, model: type, order: tuple | None = ()) -> "KeyedRows | None":
+        """The page's wide rows by their keys, in `order` (the arguments of order_by; () for none). None for
+        None: an order it cannot repeat."""
+        if order is None:
+            return None
+        key = (type(self), model, tuple(name for name, _ in self.values), order)
+        columns = list(self.columns)
 
-            def build(keys: list) -> QuerySet:
-                rows = model._base_manager.filter(pk__in_keys=keys)
-                expressions = {column.name: column.build() for column in columns if isinstance(column, Expr)}
-                if expressions:
-                    rows = rows.annotate(**expressions)
-                return rows.values_list("pk", *(_column_name(column) for column in columns))
+        def build(keys: list) -> QuerySet:
+            rows = model._base_manager.filter(pk__in_keys=keys).order_by(*order)
+            expressions = {column.name: column.build() for column in columns if isinstance(column, Expr)}
+            if expressions:
+                rows = rows.annotate(**expressions)
+            return rows.values_list("pk", *(_column_name(column) for column in columns))
 
-            reader = GeneratedItems._wide_rows[key] = KeyedRows(build)
-        return reader
+        return _kept(GeneratedItems._wide_rows, key, lambda: KeyedRows(build))
 
     def _present(self, model: type, rows: list[tuple]) -> list[dict]:
+        if not rows:
+            return []
         related = self._load_related(model, rows)
         return self._item_builder()(rows, related, self.context)
 
@@ -467,10 +480,36 @@ class GeneratedItems:
 
     def _item_builder(self) -> Callable[[list, dict, PresenterContext], list[dict]]:
         key = (type(self), tuple(name for name, _ in self.values))
-        builder = GeneratedItems._builders.get(key)
-        if builder is None:
-            builder = GeneratedItems._builders[key] = _generate_builder(self.values, self._positions)
-        return builder
+        return _kept(GeneratedItems._builders, key, lambda: _generate_builder(self.values, self._positions))
+
+
+# Shapes of a presenter whose generated function and wide statement a process keeps (beyond them, both are made
+# for the call and dropped): the lists' usual few, not every combination of include and exclude.
+SHAPES_KEPT = 256
+
+
+def _kept(cache: dict, key: tuple, make: Callable[[], Any]) -> Any:
+    found = cache.get(key)
+    if found is None:
+        found = make()
+        if len(cache) < SHAPES_KEPT:
+            cache[key] = found
+    return found
+
+
+def _repeatable_order(queryset: QuerySet) -> tuple | None:
+    """The arguments of order_by that give the queryset's order on the model's rows again, as a key of compiled
+    statements; None when there are none (no order of its own, the model's default, extra(), DISTINCT, a
+    reversed queryset) or they cannot be a key."""
+    query = queryset.query
+    if not query.order_by or query.extra_order_by or not query.standard_ordering or query.distinct:
+        return None
+    order = tuple(query.order_by)
+    try:
+        hash(order)
+    except TypeError:
+        return None
+    return order
 
 
 def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]) -> Callable:
@@ -529,20 +568,28 @@ def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]
 
 # A key no table has: it marks where a compiled statement takes its keys.
 _KEYS_MARK = -7_294_117_118
+# A parameter's placeholder in Django's SQL, or an escaped percent sign.
+_PLACEHOLDER = re.compile("%[s%]")
 
 
 class KeyedRows:
-    """Rows of one `values_list` query by a list of keys, `rows(keys)`: `build(keys)` gives the queryset and must
-    depend on nothing but the keys (it filters with `<key>__in_keys=keys`). On PostgreSQL the ORM compiles it
-    once per process and database, and every call runs that text with its own keys as the one array parameter
-    (prepared within apicore.database.prepared_statements): building and compiling the queryset cost ~0.6 ms a
-    call, as much as reading 1,500 rows. Elsewhere (SQLite, whose IN has a placeholder per key) the queryset runs
-    as it is. The same rows either way, through Django's cursor (counted and logged as any query), with
-    Django's conversions of the columns."""
+    """Rows of one `values_list` query (of several columns) by a list of keys: `build(keys)` gives the queryset
+    and must depend on nothing but the keys (it filters with `<key>__in_keys=keys`, once). The ORM compiles it
+    once per process and database; building and compiling it cost ~0.6 ms a call, as much as reading 1,500 rows.
+
+    - `rows(keys)`: on PostgreSQL every call runs that text with its own keys as the one array parameter
+      (prepared within apicore.database.prepared_statements); elsewhere (SQLite, whose IN has a placeholder per
+      key) the queryset runs as it is.
+    - `rows_in(keys_query)`: the rows of the keys a query selects, that query in the compiled text in place of
+      the keys, on every database.
+
+    The same rows as the queryset's, through Django's cursor (counted and logged as any query), with Django's
+    conversions of the columns."""
 
     def __init__(self, build: Callable[[list], QuerySet]):
         self.build = build
         self._statements: dict[str, tuple | None] = {}
+        self._splices: dict[str, tuple] = {}
 
     def rows(self, keys: list, using: str = "default") -> list[tuple]:
         connection = connections[using]
@@ -566,6 +613,47 @@ class KeyedRows:
         if converters:
             return [_converted(row, converters, connection) for row in rows]
         return rows
+
+    def rows_in(self, keys_query: QuerySet, using: str = "default") -> list[tuple]:
+        """The rows whose keys `keys_query` selects (a `values_list` of the key, ordered and sliced: a page's), in
+        one statement: the compiled text with that query in place of the keys, as `= ANY(ARRAY(<query>))` on
+        PostgreSQL (an array made once, before the rows are read by their primary key: no join of every row
+        with the page) and `IN (<query>)` elsewhere. In the order `build` gives them (order_by)."""
+        connection = connections[using]
+        if using not in self._splices:
+            self._splices[using] = self._splice(using)
+        before, after, params_before, params_after, converters, width = self._splices[using]
+        try:
+            query_sql, query_params = keys_query.query.get_compiler(using=using).as_sql()
+        except EmptyResultSet:
+            return []
+        if connection.vendor == "postgresql":
+            query_sql = f"ARRAY({query_sql})"
+        with connection.cursor() as cursor:
+            cursor.execute(before + query_sql + after, [*params_before, *query_params, *params_after])
+            rows = cursor.fetchall()
+        if width is not None:
+            rows = [row[:width] for row in rows]
+        if converters:
+            return [_converted(row, converters, connection) for row in rows]
+        return rows
+
+    def _splice(self, using: str) -> tuple:
+        """The compiled text around its keys' placeholder, and the parameters before and after it."""
+        queryset = self.build([_KEYS_MARK])
+        compiler = queryset.query.get_compiler(using)
+        sql, params = compiler.as_sql()
+        # The keys are one parameter: an array on PostgreSQL (in_keys), the one value of IN (%s) elsewhere.
+        marked = [index for index, param in enumerate(params) if param in ([_KEYS_MARK], _KEYS_MARK)]
+        placeholders = [found for found in _PLACEHOLDER.finditer(sql) if found.group() == "%s"]
+        if queryset._iterable_class is not ValuesListIterable or len(marked) != 1 or len(placeholders) != len(params):
+            raise ValueError("KeyedRows: a values_list of several columns, filtered by the keys once with in_keys")
+        (index,) = marked
+        at = placeholders[index]
+        fields = [select[0] for select in compiler.select[: compiler.col_count]]
+        converters = list(compiler.get_converters(fields).items())
+        width = compiler.col_count if compiler.has_extra_select else None
+        return sql[: at.start()], sql[at.end() :], params[:index], params[index + 1 :], converters, width
 
     def _compile(self, using: str) -> tuple | None:
         """(SQL, parameters, where the keys go, converters, columns), or None when the keys are not one

@@ -9,7 +9,7 @@ class TestBookings(EndpointContract):
     module = "bookings"
     lists = True
     factory = BookingFactory
-    queries = {"GET": 3}
+    queries = {"GET": 2}
 
 
 class TestBooking(TestBookings):

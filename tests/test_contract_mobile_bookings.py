@@ -29,7 +29,7 @@ class TestBookings(_Bookings):
     methods = ("GET", "POST")
     lists = True
     shaped = ("GET",)  # a write's reply takes neither include nor exclude
-    queries = {"GET": 3, "POST": 16}
+    queries = {"GET": 2, "POST": 16}
 
     def make(self, organization):
         """Tomorrow, on an object of its own (nothing overlaps)."""

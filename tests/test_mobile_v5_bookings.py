@@ -369,9 +369,9 @@ def test_the_lists_query_count_is_the_same_for_one_and_many_rows(
         )
     api.get("/me")  # the token's rows cached alike for both counts
 
-    # The token and the login, the page's keys and rows, its people (bookers, students and creators with their
-    # email addresses and member numbers) in one query, the total.
-    with django_assert_num_queries(6):
+    # The token and the login, the page, its people (bookers, students and creators with their email addresses
+    # and member numbers) in one query, the total.
+    with django_assert_num_queries(5):
         response = api.get("/bookings?include_total=true")
 
     assert len(response.json()["data"]) == rows

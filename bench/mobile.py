@@ -17,10 +17,12 @@ lookup and both rate counters.
 1. `GET /mobile/v5/me` beside `GET /health`, one at a time, alternating which goes first (as the token part).
 2. Each round, for each list, one page two ways, one right after the other, alternating which goes first:
    - `GET /mobile/v5/bookings?limit=500&date_from=<a year back>&offset=N` (N = 0, 500, 1000, 1500 in turn; the
-     default date_from is today, and the club's year of bookings lies behind it) and
-     `GET /mobile/v5/objects?include=status,active_remarks,time_summary,disclaimer,settings`;
+     default date_from is today, and the club's year of bookings lies behind it),
+     `GET /mobile/v5/objects?include=status,active_remarks,time_summary,disclaimer,settings` and
+     `GET /mobile/v5/flightlogs?limit=500&offset=N` (the club's year of flights, oldest first);
    - the baseline: one psycopg connection, hand-written SQL for the same rows and fields, the same document
-     built in Python (bench/operations_baseline.py's object item for the shared blocks) and written by orjson.
+     built in Python (bench/operations_baseline.py's object item for the shared blocks; the flight log's in
+     bench/mobile_flightlog.py) and written by orjson.
    Every API reply is compared with the baseline's (parsed JSON, links included).
 The SQL queries of each call are counted afterwards (Django test client, a fresh login). Writes
 bench/results/mobile.json.
@@ -548,7 +550,8 @@ class MobileBench:
         return {
             "what": (
                 "GET /mobile/v5/me (member's access token) beside GET /health, alternating; GET /mobile/v5/bookings "
-                "(limit=500, a year of bookings, offsets 0/500/1000/1500) and /objects with every block, each beside "
+                "(limit=500, a year of bookings, offsets 0/500/1000/1500), /objects with every block and /flightlogs "
+                "(limit=500, offsets 0/500/1000/1500), each beside "
                 "one psycopg connection with hand-written SQL building the same document (orjson), alternating"
             ),
             "server": f"gunicorn config.wsgi, {workers} sync workers, 127.0.0.1, PostgreSQL, Redis cache",

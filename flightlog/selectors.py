@@ -1,8 +1,9 @@
 """Reads of the flight log shared by the APIs and the website: query expressions and small loads."""
 
-from django.db.models import FloatField, Func, IntegerField, OuterRef, Q, Subquery
+from django.db.models import CharField, FloatField, Func, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Lower
 
+from apicore.database import MinutesBetween
 from economy.models import Transaction
 
 from .models import FlightApproval
@@ -117,3 +118,25 @@ def _sql_of(func: Func, compiler, connection) -> list[str]:
             raise ValueError(f"{type(func).__name__} takes columns, not values")
         compiled.append(sql)
     return compiled
+
+
+class WholeMinutes(MinutesBetween):
+    """apicore.database.MinutesBetween read as the integer both databases give (no int() of each value)."""
+
+    @property
+    def convert_value(self):
+        return self._convert_value_noop
+
+
+class DateText(Func):
+    """A date as the APIs write it, YYYY-MM-DD, written by the database (1,000 a page with the minutes)."""
+
+    output_field = CharField()
+    arity = 1
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection, template="to_char(%(expressions)s, 'YYYY-MM-DD')", **extra)
+
+    def as_sqlite(self, compiler, connection, **extra):
+        # SQLite keeps Django's dates as YYYY-MM-DD text.
+        return self.as_sql(compiler, connection, template="CAST(%(expressions)s AS TEXT)", **extra)

@@ -332,13 +332,14 @@ def test_the_rows_of_a_keys_query_are_the_querysets_rows(org):
     reader = KeyedRows(
         lambda keys: Member.objects.filter(pk__in_keys=keys).order_by(*order).values_list("pk", "user__name")
     )
-    page = members(org).values_list("pk", flat=True)[1:3]
+    keys_query = members(org).values_list("pk", flat=True)
     expected = list(members(org).values_list("pk", "user__name")[1:3])
-    assert reader.rows_in(page) == expected  # compiled once, run with each page's query
-    assert reader.rows_in(members(org).values_list("pk", flat=True)[:1]) == list(
-        members(org).values_list("pk", "user__name")[:1]
-    )
-    assert reader.rows_in(members(org).none().values_list("pk", flat=True)) == []
+    assert reader.rows_in(keys_query, offset=1, limit=2) == expected  # compiled once, run with each page's query
+    assert reader.rows_in(keys_query, offset=0, limit=1) == list(members(org).values_list("pk", "user__name")[:1])
+    assert reader.rows_in(keys_query, offset=9, limit=2) == []
+    assert reader.rows_in(members(org).none().values_list("pk", flat=True), offset=0, limit=5) == []
+    with pytest.raises(ValueError):
+        reader.rows_in(keys_query[:2], offset=0, limit=2)
     keys = [key for key, _name in expected]
     assert sorted(reader.rows(keys)) == sorted(expected)
 

@@ -35,7 +35,16 @@ from apicore.presenters import (
     utc_text,
 )
 
-from ..selectors import CREW_HIDDEN, ReadingFloat, ReadingHours, ReadingMinutes, approved_types, first_transaction_id
+from ..selectors import (
+    CREW_HIDDEN,
+    DateText,
+    ReadingFloat,
+    ReadingHours,
+    ReadingMinutes,
+    WholeMinutes,
+    approved_types,
+    first_transaction_id,
+)
 from ..totals import reading_difference
 
 NULLABLE_NUMBER = nullable(NUMBER)
@@ -146,9 +155,18 @@ def totals(block, airborne, tach, hobbs, tach_minutes, hobbs_minutes) -> dict:
     }
 
 
+def whole_minutes(start: str, end: str) -> Expr:
+    """apicore.presenters.minutes_between_column (the same annotation and value), read as the database's integer
+    (flightlog.selectors.WholeMinutes)."""
+    column = minutes_between_column(start, end)
+    return Expr(column.name, lambda: WholeMinutes(start, end), read=column.read)
+
+
+DATE_TEXT = Expr("date_text", lambda: DateText("date"), read=lambda obj: iso_date(obj.date))
+
 TOTALS_COLUMNS = (
-    minutes_between_column("blockoff_at", "blockon_at"),
-    minutes_between_column("takeoff_at", "landing_at"),
+    whole_minutes("blockoff_at", "blockon_at"),
+    whole_minutes("takeoff_at", "landing_at"),
     reading_hours("departure_tachometer", "arrival_tachometer"),
     reading_hours("departure_hobbs", "arrival_hobbs"),
     reading_minutes("departure_tachometer", "arrival_tachometer"),
@@ -163,7 +181,7 @@ class FlightPresenter(GeneratedItems, Presenter):
 
     fields = {
         "id": Field(INTEGER, "id"),
-        "date": Field(DATE, "date", compute=iso_date),
+        "date": Field(DATE, DATE_TEXT),
         "object": Field(
             obj(id=INTEGER, registration=STRING, organization=REF),
             "object_id",

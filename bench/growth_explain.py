@@ -1,0 +1,125 @@
+"""The growth benchmark's plans (bench/growth.py): the SQL statements of each measured page and PostgreSQL's plan
+of each, read on one database (the 10x one, and the 1x one beside it).
+
+In a `manage.py shell`: Django's test client calls each page (a Main API token's access token, a Mobile login's),
+twice, and `CaptureQueriesContext` keeps the statements of the second call (the worker's caches warm, as in the
+run). Each SELECT is then run again as `EXPLAIN (ANALYZE, FORMAT JSON)`, three times: the plan and the fastest
+execution time. While
+queries are captured the page's statements run with client-side binding, their parameters written into the
+text (apicore.database.prepared_statements), so each is a statement that can be explained as it is.
+
+A plan fails when it reads a large table (more than `LARGE_TABLE_ROWS` rows, PostgreSQL's estimate) by a
+sequential scan: a table that grows with history or members must be read through an index.
+"""
+
+from server import django_script
+
+LARGE_TABLE_ROWS = 10_000
+
+EXPLAIN_SCRIPT = """
+import base64, json
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+client = Client(SERVER_NAME="127.0.0.1")
+basic = base64.b64encode("{client_id}:{secret}".encode()).decode()
+reply = client.post("/main/v5/oauth/token", {{"grant_type": "client_credentials"}}, HTTP_AUTHORIZATION="Basic " + basic)
+assert reply.status_code == 200, reply.content
+bearers = {{"main": "Bearer " + reply.json()["access_token"], "mobile": "Bearer {mobile_access}"}}
+
+
+def walk(node, found):
+    found.append(node)
+    for child in node.get("Plans", ()):
+        walk(child, found)
+    return found
+
+
+with connection.cursor() as cursor:
+    cursor.execute("SELECT c.relname, c.reltuples::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                   " WHERE n.nspname = 'public' AND c.relkind = 'r'")
+    sizes = dict(cursor.fetchall())
+
+pages = {pages!r}
+result = {{}}
+for key, (api, path) in pages.items():
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as captured:
+            reply = client.get(path, HTTP_AUTHORIZATION=bearers[api])
+        assert reply.status_code == 200, (path, reply.status_code, reply.content[:300])
+    statements = []
+    for query in captured.captured_queries:
+        sql = query["sql"]
+        if not sql.lstrip().upper().startswith(("SELECT", "WITH")):
+            statements.append({{"sql": sql[:2000], "explained": False}})
+            continue
+        runs = []
+        for _ in range(3):  # the fastest of three: one run on a shared machine is mostly its load
+            with connection.cursor() as cursor:
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)
+                (plan,) = cursor.fetchone()
+            runs.append(plan[0] if isinstance(plan, list) else json.loads(plan)[0])
+        plan = min(runs, key=lambda run: run["Execution Time"])
+        nodes = walk(plan["Plan"], [])
+        scans = [
+            {{"table": n["Relation Name"], "rows": sizes.get(n["Relation Name"], 0)}}
+            for n in nodes if n["Node Type"] == "Seq Scan"
+        ]
+        indexes = sorted({{n["Index Name"] for n in nodes if "Index Name" in n}})
+        statements.append({{
+            "sql": sql[:2000],
+            "explained": True,
+            "execution_ms": round(plan["Execution Time"], 3),
+            "seq_scans": scans,
+            "indexes": indexes,
+            "plan": plan["Plan"],
+        }})
+    result[key] = {{"queries": len(statements), "statements": statements}}
+print(json.dumps(result))
+"""
+
+
+def explain_pages(env: dict[str, str], *, token: dict, mobile_access: str, pages: dict[str, tuple[str, str]]) -> dict:
+    """{page key: {queries, statements: [{sql, execution_ms, seq_scans, indexes, plan}]}} on env's database.
+    `pages`: page key -> ("main" | "mobile", path with query)."""
+    code = EXPLAIN_SCRIPT.format(
+        client_id=token["client_id"], secret=token["secret"], mobile_access=mobile_access, pages=pages
+    )
+    return django_script(env, code, timeout=600)
+
+
+def large_seq_scans(explained: dict) -> dict[str, list[str]]:
+    """Page key -> the large tables its statements read by a sequential scan (empty when none)."""
+    found = {}
+    for key, page in explained.items():
+        tables = sorted(
+            {
+                scan["table"]
+                for statement in page["statements"]
+                for scan in statement.get("seq_scans", ())
+                if scan["rows"] > LARGE_TABLE_ROWS
+            }
+        )
+        found[key] = tables
+    return found
+
+
+def summary_lines(explained: dict, before: dict | None = None) -> list[str]:
+    """One line a statement: its time (at 1x beside it when given), the indexes it uses, its large scans."""
+    lines = []
+    for key, page in explained.items():
+        lines.append(f"{key}: {page['queries']} statements")
+        earlier = (before or {}).get(key, {}).get("statements", [])
+        for index, statement in enumerate(page["statements"]):
+            if not statement["explained"]:
+                continue
+            text = " ".join(statement["sql"].split())[:70]
+            then = ""
+            if index < len(earlier) and earlier[index].get("explained"):
+                then = f" (1x {earlier[index]['execution_ms']:.2f})"
+            large = [s["table"] for s in statement["seq_scans"] if s["rows"] > LARGE_TABLE_ROWS]
+            scans = f"  SEQ SCAN of {', '.join(large)}" if large else ""
+            indexes = ", ".join(statement["indexes"]) or "-"
+            lines.append(f"  {statement['execution_ms']:7.2f} ms{then}  [{indexes}]{scans}  {text}")
+    return lines

@@ -5,7 +5,7 @@ import datetime as dt
 from decimal import Decimal
 
 from django.db.models import DecimalField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Round
 
 from accounts.models import Member
 from economy.models import Transaction
@@ -51,9 +51,10 @@ def balance_after_expression(*, of: tuple[int, int] | None = None):
         .filter(date__gte=OuterRef("date"))
         .filter(Q(date__gt=OuterRef("date")) | Q(id__gt=OuterRef("id")))
     )
-    return ExpressionWrapper(
-        Coalesce(now, Value(Decimal("0"))) - Coalesce(after, Value(Decimal("0"))), output_field=MONEY
-    )
+    difference = Coalesce(now, Value(Decimal("0"))) - Coalesce(after, Value(Decimal("0")))
+    # Exact on PostgreSQL (numeric); SQLite's sums are floats, whose difference of two large sums is rounded to
+    # the cent here as every amount is.
+    return Round(ExpressionWrapper(difference, output_field=MONEY), 2, output_field=MONEY)
 
 
 def balances(*, organization_id, user_id, before: tuple[dt.date, int] | None) -> tuple[Decimal, Decimal | None]:

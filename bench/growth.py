@@ -95,6 +95,7 @@ class Page:
     api: str  # "main" or "mobile"
     path: str
     note: str = ""
+    gated: bool = True  # False: measured and explained, but outside the bound (a known cost, see the note)
 
 
 def pages(today: dt.date) -> list[Page]:
@@ -103,15 +104,17 @@ def pages(today: dt.date) -> list[Page]:
     bookings and ~19,000 transactions; the Mobile member ~60 transactions in the year)."""
     year_back = (today - dt.timedelta(days=365)).isoformat()
 
-    def main(name, note="", **query):
-        return Page(f"main {name} {urlencode(query)}", "main", f"/main/v5/{name}?{urlencode(query)}", note)
+    def main(name, note="", gated=True, **query):
+        return Page(f"main {name} {urlencode(query)}", "main", f"/main/v5/{name}?{urlencode(query)}", note, gated)
 
     def mobile(name, note="", **query):
         return Page(f"mobile {name} {urlencode(query)}", "mobile", f"/mobile/v5/{name}?{urlencode(query)}", note)
 
+    account = "not gated: each member's balance sums the member's whole history (bench/README.md)"
     return [
         main("users", limit=100),
         main("users", limit=100, offset=200),
+        main("users", account, False, limit=100, include="account"),
         main("expiry-dates", limit=100),
         main("expiry-dates", limit=100, offset=500),
         main("flightlogs", limit=500),
@@ -384,11 +387,13 @@ def run(*, n: int, warmup: int, bound: float, workers: int, reuse: bool = False)
     }
     plans = {scale: explain_pages(envs[scale], **explain_args) for scale in ("1x", "10x")}
     scans = large_seq_scans(plans["10x"])
+    gated = {page.key: page.gated for page in page_list}
     failures = []
     for key, row in measured["pages"].items():
         row["seq_scans_10x"] = scans[key]
+        row["gated"] = gated[key]
         row["passes"] = row["ratio_p50"] <= bound and not scans[key] and row["same_items"]
-        if not row["passes"]:
+        if gated[key] and not row["passes"]:
             failures.append(key)
     document = {
         "what": (
@@ -416,7 +421,7 @@ def print_report(document: dict) -> None:
     print(f"{'page':<70} {'1x p50':>8} {'p90':>7} {'10x p50':>8} {'p90':>7} {'ratio':>6}  items")
     for key, row in document["pages"].items():
         one, ten = row["1x"], row["10x"]
-        mark = "" if row["passes"] else "  FAIL"
+        mark = "" if row["passes"] else "  FAIL" if row["gated"] else "  (over the bound; not gated)"
         if row["seq_scans_10x"]:
             mark += f" (seq scan: {', '.join(row['seq_scans_10x'])})"
         items = one["items"] if row["same_items"] else f"{one['items']} / {ten['items']}"
@@ -425,7 +430,8 @@ def print_report(document: dict) -> None:
             f" {row['ratio_p50']:>6.2f}  {items}{mark}"
         )
     print()
-    print("statements of each page at 10x (execution ms, at 1x in brackets; the indexes the plan reads):")
+    print("statements of each page at 10x, those of 0.25 ms or more (the fastest of three EXPLAIN ANALYZE; at 1x in")
+    print("brackets; the indexes the plan reads):")
     for line in summary_lines(document["plans"]["10x"], document["plans"]["1x"]):
         print(line)
     data = document["data"]

@@ -34,18 +34,19 @@ def columns_of(conn, table: str) -> list[str]:
     return [row[0] for row in rows]
 
 
-def copy_rows(conn, table: str, *, overrides: dict[str, str], where: str, params: dict) -> int:
+def copy_rows(conn, table: str, *, overrides: dict[str, str], where: str, params: dict, join: str = "") -> int:
     """INSERT INTO table SELECT its columns, those in `overrides` as the given SQL expressions, FROM table t
-    WHERE `where`. Returns the rows copied."""
+    (`join`ed) WHERE `where`. Returns the rows copied."""
     columns = columns_of(conn, table)
     unknown = set(overrides) - set(columns)
     if unknown:
         raise RuntimeError(f"{table} has no columns {sorted(unknown)}")
     values = [sql.SQL(overrides[c]) if c in overrides else sql.SQL("t.") + sql.Identifier(c) for c in columns]
-    statement = sql.SQL("INSERT INTO {table} ({columns}) SELECT {values} FROM {table} t WHERE {where}").format(
+    statement = sql.SQL("INSERT INTO {table} ({columns}) SELECT {values} FROM {table} t {join} WHERE {where}").format(
         table=sql.Identifier(table),
         columns=sql.SQL(", ").join(map(sql.Identifier, columns)),
         values=sql.SQL(", ").join(values),
+        join=sql.SQL(join),
         where=sql.SQL(where),
     )
     return conn.execute(statement, params).rowcount
@@ -136,11 +137,7 @@ def grow_history(database_url: str, organization_id: int, *, years: int = 9) -> 
                 params=p,
             )
             flights_in_year = f"t.object_id IN ({objects}) AND {in_year} AND t.id <= {base['flightlog_flightlogentry']}"
-            moved = {
-                column: f"t.{column} - {k} * (SELECT m.{column.split('_')[1]} FROM growth_meters m"
-                f" WHERE m.object_id = t.object_id)"
-                for column in READINGS
-            }
+            moved = {column: f"t.{column} - {k} * m.{column.split('_')[1]}" for column in READINGS}
             times = {c: f"t.{c} - {shift}" for c in ("blockoff_at", "takeoff_at", "landing_at", "blockon_at")}
             copied["flightlog_flightlogentry"] += copy_rows(
                 conn,
@@ -161,6 +158,7 @@ def grow_history(database_url: str, organization_id: int, *, years: int = 9) -> 
                 },
                 where=flights_in_year,
                 params=p,
+                join="JOIN growth_meters m ON m.object_id = t.object_id",
             )
             copied["bookings_booking"] += copy_rows(
                 conn,

@@ -105,21 +105,29 @@ def large_seq_scans(explained: dict) -> dict[str, list[str]]:
     return found
 
 
-def summary_lines(explained: dict, before: dict | None = None) -> list[str]:
-    """One line a statement: its time (at 1x beside it when given), the indexes it uses, its large scans."""
+def summary_lines(explained: dict, before: dict | None = None, *, shown_from_ms: float = 0.25) -> list[str]:
+    """A line a page, then one a statement of `shown_from_ms` or more (or with a large sequential scan): its time
+    (at 1x beside it when given), the indexes it reads, its large scans, its start."""
     lines = []
     for key, page in explained.items():
-        lines.append(f"{key}: {page['queries']} statements")
         earlier = (before or {}).get(key, {}).get("statements", [])
+        shown, total, total_before = [], 0.0, 0.0
         for index, statement in enumerate(page["statements"]):
             if not statement["explained"]:
                 continue
-            text = " ".join(statement["sql"].split())[:70]
+            total += statement["execution_ms"]
             then = ""
             if index < len(earlier) and earlier[index].get("explained"):
+                total_before += earlier[index]["execution_ms"]
                 then = f" (1x {earlier[index]['execution_ms']:.2f})"
             large = [s["table"] for s in statement["seq_scans"] if s["rows"] > LARGE_TABLE_ROWS]
+            if statement["execution_ms"] < shown_from_ms and not large:
+                continue
+            text = " ".join(statement["sql"].split())[:60]
             scans = f"  SEQ SCAN of {', '.join(large)}" if large else ""
-            indexes = ", ".join(statement["indexes"]) or "-"
-            lines.append(f"  {statement['execution_ms']:7.2f} ms{then}  [{indexes}]{scans}  {text}")
+            indexes = ", ".join(statement["indexes"]) or "no index"
+            shown.append(f"    {statement['execution_ms']:6.2f} ms{then}  [{indexes}]{scans}  {text}")
+        sums = f"{total:.2f} ms" + (f" (1x {total_before:.2f})" if before else "")
+        lines.append(f"  {key}: {page['queries']} statements, {sums}")
+        lines += shown
     return lines

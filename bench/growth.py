@@ -355,10 +355,12 @@ def reused_build() -> dict:
     return built
 
 
-def run(*, n: int, warmup: int, bound: float, workers: int, reuse: bool = False) -> dict:
+def run(*, n: int, warmup: int, bound: float, workers: int, reuse: bool = False, only: str = "") -> dict:
     run_started = time.monotonic()
     today = dt.datetime.now(zoneinfo.ZoneInfo(TIMEZONE)).date()
-    page_list = pages(today)
+    page_list = [page for page in pages(today) if only in page.key]
+    if not page_list:
+        raise SystemExit(f"no page matches {only!r}")
     page_count = (sum(p.api == "main" for p in page_list), sum(p.api == "mobile" for p in page_list))
     if reuse:
         built = reused_build()
@@ -412,7 +414,8 @@ def run(*, n: int, warmup: int, bound: float, workers: int, reuse: bool = False)
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "total_run_s": round(time.monotonic() - run_started, 1),
     }
-    document["written"] = str(write_results("growth.json", document).relative_to(RESULTS_DIR.parent.parent))
+    name = "growth-partial.json" if only else "growth.json"  # a part (--only) never replaces the whole run's
+    document["written"] = str(write_results(name, document).relative_to(ROOT))
     return document
 
 
@@ -442,18 +445,23 @@ def print_report(document: dict) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=25, help="measured rounds (default 25)")
-    parser.add_argument("--warmup", type=int, default=3, help="unmeasured rounds first (default 3)")
+    parser.add_argument("--n", type=int, default=40, help="measured rounds (default 40)")
+    parser.add_argument("--warmup", type=int, default=5, help="unmeasured rounds first (default 5)")
     parser.add_argument("--bound", type=float, default=1.2, help="largest p50 ratio 10x / 1x (default 1.2)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--reuse", action="store_true", help="measure the databases of the last build again (tokens from var/)"
     )
+    parser.add_argument("--only", default="", help="only the pages whose key contains this text (with --reuse)")
     args = parser.parse_args()
     if args.n < 1 or args.warmup < 0:
         parser.error("--n must be at least 1, --warmup at least 0")
+    if args.only and not args.reuse:
+        parser.error("--only measures the databases of the last build: give --reuse too")
     stop_on_sigterm()
-    document = run(n=args.n, warmup=args.warmup, bound=args.bound, workers=args.workers, reuse=args.reuse)
+    document = run(
+        n=args.n, warmup=args.warmup, bound=args.bound, workers=args.workers, reuse=args.reuse, only=args.only
+    )
     print_report(document)
     print(f"load average (1, 5, 15 min) at the end: {document['machine']['load_average_1_5_15']}")
     print(f"\nwritten: {document['written']} (whole run {document['total_run_s']}s)")

@@ -1,6 +1,6 @@
 """Cost as a club grows (issue 19 item 3): the same list pages on the operations club at 1x and at 10x its history.
 
-    .venv/bin/python bench/growth.py [--n 25] [--warmup 3] [--bound 1.2]          (or: make bench-growth)
+    .venv/bin/python bench/growth.py [--n 40] [--warmup 5] [--bound 1.2] [--reuse [--only TEXT]]   (make bench-growth)
 
 Two databases, built before the servers start:
 
@@ -19,7 +19,12 @@ Each round reads every page once from each server, one right after the other, al
 that the machine's load falls on both alike. Each page is a first page and a page deep in the list, at the same
 offset at 1x and 10x and full at both, with the default filters unless noted (Main: users, expiry dates,
 flight log, bookings, transactions, remarks, objects; Mobile: bookings, flight log, transactions, objects). Goal:
-p50 at 10x within `--bound` (1.2) times p50 at 1x, for every page.
+p50 at 10x within `--bound` (1.2) times p50 at 1x, for every page. The users page with the `account` block is
+measured too but not gated: each member's balance sums the member's whole history (docs/decisions.md §12.23).
+
+`--reuse` measures the databases of the last build again (migrated first, so that a new index is there; the
+tokens and logins are in var/); `--only TEXT` keeps the pages whose key contains TEXT and writes
+bench/results/growth-partial.json instead.
 
 Then the statements of every page are captured and explained on both databases (bench/growth_explain.py): a
 sequential scan of a table of more than 10,000 rows fails the run too. Writes bench/results/growth.json; exit 1

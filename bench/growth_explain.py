@@ -80,13 +80,41 @@ print(json.dumps(result))
 """
 
 
+# What the results keep of a plan node: what it does, to which table and by which index, with what estimate and
+# outcome (PostgreSQL's costs, widths and the rest are left out; long conditions, such as a page's 500 keys, cut).
+PLAN_KEYS = (
+    "Node Type", "Strategy", "Join Type", "Relation Name", "Alias", "Index Name", "Scan Direction", "Index Cond",
+    "Recheck Cond", "Hash Cond", "Join Filter", "Filter", "Sort Key", "Sort Method", "Plan Rows", "Actual Rows",
+    "Actual Loops", "Actual Total Time", "Rows Removed by Filter", "Heap Fetches", "Subplan Name",
+)  # fmt: skip
+TEXT_KEPT = 240
+
+
+def pruned(node: dict) -> dict:
+    kept = {}
+    for key in PLAN_KEYS:
+        if key in node:
+            value = node[key]
+            kept[key] = value[:TEXT_KEPT] if isinstance(value, str) else value
+    if node.get("Plans"):
+        kept["Plans"] = [pruned(child) for child in node["Plans"]]
+    return kept
+
+
 def explain_pages(env: dict[str, str], *, token: dict, mobile_access: str, pages: dict[str, tuple[str, str]]) -> dict:
-    """{page key: {queries, statements: [{sql, execution_ms, seq_scans, indexes, plan}]}} on env's database.
-    `pages`: page key -> ("main" | "mobile", path with query)."""
+    """{page key: {queries, statements: [{sql, execution_ms, seq_scans, indexes, plan}]}} on env's database, the
+    plans pruned (PLAN_KEYS) and the statements' text cut to 600 characters. `pages`: page key -> ("main" |
+    "mobile", path with query)."""
     code = EXPLAIN_SCRIPT.format(
         client_id=token["client_id"], secret=token["secret"], mobile_access=mobile_access, pages=pages
     )
-    return django_script(env, code, timeout=600)
+    explained = django_script(env, code, timeout=600)
+    for page in explained.values():
+        for statement in page["statements"]:
+            statement["sql"] = statement["sql"][:600]
+            if "plan" in statement:
+                statement["plan"] = pruned(statement["plan"])
+    return explained
 
 
 def large_seq_scans(explained: dict) -> dict[str, list[str]]:

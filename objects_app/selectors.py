@@ -55,11 +55,15 @@ def calendar_objects_for(member) -> QuerySet:
     )
 
 
+# The states of a remark that is not closed, named rather than "not closed": an index on (object, state) then
+# reads an object's open remarks alone, not the closed ones of every year before (docs/decisions.md §12.23).
+NOT_CLOSED = (RemarkState.OPEN, RemarkState.ACKNOWLEDGED)
+
+
 def open_remarks_category():
     """A sub-select: the highest category of the object's remarks that are not closed, 0 when none."""
     highest = (
-        Remark.objects.filter(object_id=OuterRef("pk"))
-        .exclude(state=RemarkState.CLOSED)
+        Remark.objects.filter(object_id=OuterRef("pk"), state__in=NOT_CLOSED)
         .order_by("-category")
         .values("category")[:1]
     )
@@ -88,8 +92,7 @@ def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:
     """(object id, remark) of the objects' remarks that are not closed, newest first; one query.
     `created_date` is the local date in the object's organization's zone."""
     rows = (
-        Remark.objects.filter(object_id__in_keys=list(object_ids))
-        .exclude(state=RemarkState.CLOSED)
+        Remark.objects.filter(object_id__in_keys=list(object_ids), state__in=NOT_CLOSED)
         .order_by("object_id", "-created_at", "-id")
         # The time as text (no datetime parsed by the driver): its local date is made from it below.
         .annotate(created_text=UtcText("created_at"))

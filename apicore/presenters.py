@@ -17,13 +17,15 @@ just written), so the declarations are the only description of an item, and `jso
 import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
 from django.db.models import QuerySet
 
+from apicore import clock
 from apicore.clock import utc_iso, zone
-from apicore.database import MinutesBetween, UtcText
+from apicore.database import STATEMENTS, MinutesBetween, UtcText
 
 # --- JSON Schema types (OpenAPI 3.1 dialect) --------------------------------------------------------------
 
@@ -68,6 +70,16 @@ class PresenterContext:
     organization: Any = None
     today: dt.date | None = None
     caller: Any = None
+    # today_in's answers of this reply, by zone.
+    _days: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def today_in(self, zone_name: str) -> dt.date:
+        """Today in an IANA zone (an item's organization's), once per reply and zone: a page of 60 objects asks
+        120 times."""
+        day = self._days.get(zone_name)
+        if day is None:
+            day = self._days[zone_name] = clock.today_in(zone_name)
+        return day
 
 
 @dataclass(frozen=True)
@@ -84,7 +96,9 @@ class Expr:
 Column = str | Expr
 
 
-@dataclass(frozen=True)
+# Compared and hashed by identity (eq=False): the values that share one load name the same object, and a page
+# looks each one up once a row.
+@dataclass(frozen=True, eq=False)
 class Related:
     """A block made of rows of another table, loaded for the whole page in one query.
 
@@ -218,6 +232,19 @@ class Presenter:
         rows.sort(key=lambda row: position[row[0]])
         return self._present(queryset.model, [row[1:] for row in rows])
 
+    def keyed_page(self, key: tuple, build: Callable[[], QuerySet], *, offset: int, limit: int) -> list[dict]:
+        """`page` of the queryset `build()` makes, where `key` determines that queryset (its text and parameters:
+        apicore.views.ListEndpoint.statement_key). A page in one statement (keys_first False) is then compiled
+        once per key, window and the presenter's shape in each process (apicore.database.STATEMENTS), and the
+        queryset is built that once; a page in two statements is read as `page` reads it."""
+        if self.keys_first or limit <= 0:
+            return self.page(build(), offset=offset, limit=limit)
+        window = (offset, offset + limit)
+        model, rows = STATEMENTS.rows(
+            (*key, type(self), tuple(self._positions), window), lambda: self._values(build(), window=window)
+        )
+        return self._present(model, rows)
+
     def one(self, queryset: QuerySet) -> dict | None:
         """The item of a queryset filtered to one row, or None."""
         rows = self._rows(queryset.order_by()[:1])
@@ -250,12 +277,16 @@ class Presenter:
     def _rows(self, queryset: QuerySet, *, with_key: bool = False, window: tuple[int, int] | None = None) -> list:
         """Tuples of the presenter's columns (with the row's key first when `with_key`), rows start .. end of
         the ordered queryset when a `window` is given."""
+        return list(self._values(queryset, with_key=with_key, window=window))
+
+    def _values(self, queryset: QuerySet, *, with_key: bool = False, window: tuple[int, int] | None = None):
+        """The `values_list` queryset of `_rows`."""
         expressions = {column.name: column.build() for column in self.columns if isinstance(column, Expr)}
         if expressions:
             queryset = queryset.annotate(**expressions)
         names = [_column_name(column) for column in self.columns]
         rows = queryset.values_list(*(["pk", *names] if with_key else names))
-        return list(rows if window is None else rows[window[0] : window[1]])
+        return rows if window is None else rows[window[0] : window[1]]
 
     def _present(self, model: type, rows: list[tuple]) -> list[dict]:
         related = self._load_related(model, rows)
@@ -285,43 +316,50 @@ class Presenter:
 
     def _row_reader(self, name: str, value: Value) -> Callable[[tuple, dict], Any]:
         """A function of (row, loaded related elements) giving the value, made once per presenter."""
-        positions, compute, context = self._positions, value.compute, self.context
+        positions, compute = self._positions, value.compute
+        if value.uses_context:
+            compute = partial(compute, self.context)
+        indexes = [positions[_column_name(column)] for column in value.columns]
         if value.relateds:
             sources = [(related, positions[_column_name(related.key)]) for related in value.relateds]
-            if not value.columns and len(sources) == 1:
+            if not indexes and len(sources) == 1:
                 ((related_, position),) = sources
                 if compute is _same:
                     return lambda row, loaded: loaded[related_].get(row[position], [])
                 return lambda row, loaded: compute(loaded[related_].get(row[position], ()))
-            indexes_ = [positions[_column_name(column)] for column in value.columns]
-            if len(sources) == 1 and not value.uses_context:
-                # The common case (a person and their email addresses), without the general loop below.
+            columns_of = _tuple_getter(indexes)
+            if len(sources) == 1:
+                # The common cases (a person and their email addresses; an object's status from its maintenance
+                # items and remarks), without the general loop below.
                 ((related_, position),) = sources
-                getter = itemgetter(*indexes_)
-                if len(indexes_) == 1:
-                    return lambda row, loaded: compute(loaded[related_].get(row[position], ()), getter(row))
-                return lambda row, loaded: compute(loaded[related_].get(row[position], ()), *getter(row))
-
-            def read(row, loaded):
-                elements = [loaded[related_].get(row[position], []) for related_, position in sources]
-                columns_ = [row[index] for index in indexes_]
-                if value.uses_context:
-                    return compute(context, *elements, *columns_)
-                return compute(*elements, *columns_)
-
-            return read
-        indexes = [positions[_column_name(column)] for column in value.columns]
+                return lambda row, loaded: compute(loaded[related_].get(row[position], ()), *columns_of(row))
+            if len(sources) == 2:
+                (first, first_position), (second, second_position) = sources
+                return lambda row, loaded: compute(
+                    loaded[first].get(row[first_position], ()),
+                    loaded[second].get(row[second_position], ()),
+                    *columns_of(row),
+                )
+            return lambda row, loaded: compute(
+                *(loaded[related_].get(row[position], ()) for related_, position in sources), *columns_of(row)
+            )
         if len(indexes) == 1:
             (index,) = indexes
             if compute is _same:
                 return lambda row, _related: row[index]
-            if value.uses_context:
-                return lambda row, _related: compute(context, row[index])
             return lambda row, _related: compute(row[index])
         getter = itemgetter(*indexes)
-        if value.uses_context:
-            return lambda row, _related: compute(context, *getter(row))
         return lambda row, _related: compute(*getter(row))
+
+
+def _tuple_getter(indexes: list[int]) -> Callable[[tuple], tuple]:
+    """The values at `indexes` of a row, as a tuple (also of one or none)."""
+    if not indexes:
+        return lambda row: ()
+    if len(indexes) == 1:
+        (index,) = indexes
+        return lambda row: (row[index],)
+    return itemgetter(*indexes)
 
 
 # --- helpers for declarations -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce, Lower
 
 from accounts.models.user import full_name_of
 from apicore import clock
-from apicore.database import UtcText
+from apicore.database import Hundredths, RowsForKeys, UtcText
 
 from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
 from .status import Limits
@@ -73,47 +73,59 @@ def maintenance_rows(object_ids: Iterable[int]):
     )
 
 
+# The limits' hours as whole hundredths (objects_app.status).
+_MAINTENANCE_ITEMS = RowsForKeys(
+    lambda object_ids: maintenance_rows(object_ids).values_list(
+        "object_id",
+        "id",
+        "name",
+        "due_date",
+        Hundredths("due_airborne"),
+        Hundredths("hard_airborne"),
+        "warning_days",
+        Hundredths("warning_hours"),
+    )
+)
+
+
 def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, list]]:
     """(object id, [item id, name, Limits, None]) of each maintenance item of the objects; one query. The last
     place is for the item's status, which needs its object's totals and today (objects_app.api.presenters
     fills it once for the status and maintenance_items blocks alike)."""
-    rows = maintenance_rows(object_ids).values_list(
-        "object_id", "id", "name", "due_date", "due_airborne", "hard_airborne", "warning_days", "warning_hours"
-    )
-    for object_id, item_id, name, *values in rows:
-        yield object_id, [item_id, name, Limits(*values), None]
+    for object_id, item_id, name, *limits in _MAINTENANCE_ITEMS(list(object_ids)):
+        yield object_id, [item_id, name, Limits(*limits), None]
 
 
-def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:
-    """(object id, remark) of the objects' remarks that are not closed, newest first; one query.
-    `created_date` is the local date in the object's organization's zone."""
-    rows = (
-        Remark.objects.filter(object_id__in_keys=list(object_ids))
+_ACTIVE_REMARKS = RowsForKeys(
+    lambda object_ids: (
+        Remark.objects.filter(object_id__in_keys=object_ids)
         .exclude(state=RemarkState.CLOSED)
         .order_by("object_id", "-created_at", "-id")
-        # The time as text (no datetime parsed by the driver): its local date is made from it below.
-        .annotate(created_text=UtcText("created_at"))
-        .values_list(
-            "object_id",
-            "id",
-            "created_text",
-            "object__organization__timezone",
-            "description",
-            "category",
-            *person_columns("created_by"),
-        )
+        # The time as text (no datetime parsed by the driver): its local date is made from it.
+        .values_list("object_id", "id", UtcText("created_at"), "description", "category", *person_columns("created_by"))
     )
-    for object_id, remark_id, created_at, zone, description, category, *person in rows:
-        yield (
-            object_id,
-            {
-                "id": remark_id,
-                "created_date": dt.datetime.fromisoformat(created_at).astimezone(clock.zone(zone)).date().isoformat(),
-                "created_by": person_ref(*person),
-                "description": description,
-                "category_id": category,
-            },
-        )
+)
+
+
+def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, tuple]]:
+    """(object id, (remark id, created_at as UTC text, description, category, *the writer's person columns)) of
+    the objects' remarks that are not closed, newest first; one query. `active_remark` makes the API's item
+    of one (its local date needs the object's zone, which the object's row has)."""
+    for object_id, *remark in _ACTIVE_REMARKS(list(object_ids)):
+        yield object_id, remark
+
+
+def active_remark(remark, zone) -> dict:
+    """The API's item of a remark not closed (from active_remarks_of); `created_date` is the local date in `zone`
+    (a ZoneInfo: the object's organization's)."""
+    remark_id, created_at, description, category, *person = remark
+    return {
+        "id": remark_id,
+        "created_date": dt.datetime.fromisoformat(created_at).astimezone(zone).date().isoformat(),
+        "created_by": person_ref(*person),
+        "description": description,
+        "category_id": category,
+    }
 
 
 # --- remarks -------------------------------------------------------------------------------------------------

@@ -169,7 +169,7 @@ TODAY = dt.date(2026, 11, 25)
 
 
 def limits(**values) -> Limits:
-    return Limits(
+    return Limits.of(
         **{
             "due_date": None,
             "due_airborne": None,

@@ -74,6 +74,20 @@ class CheckResult:
     count: int = 0
 
 
+@dataclass(frozen=True)
+class EachResult:
+    """What `check_and_count_each` found: STALE (the current stamps, nothing counted) or COUNTED (the current
+    stamps and each counter's number in its window)."""
+
+    outcome: int
+    stamps: tuple[str, ...]
+    counts: tuple[int, ...] = ()
+
+    @property
+    def revision(self) -> str:
+        return "/".join(self.stamps)
+
+
 def _new_stamp() -> str:
     return f"{time.time_ns():x}.{secrets.token_hex(4)}"
 
@@ -110,6 +124,36 @@ end
 return {2, revision, count}
 """
 
+# The same for a caller counted in several windows (the Mobile API: the login's and the app's), with no
+# failed-check key. KEYS[1..ARGV[1]] revision stamps, the KEYS after them the counters. ARGV[2] the revision
+# the caller holds ('*': count in any case), ARGV[3] lifetime of a new stamp, ARGV[4..] each counter's lifetime.
+CHECK_AND_COUNT_EACH = """
+local n = tonumber(ARGV[1])
+local stamps = {}
+for i = 1, n do
+  local stamp = redis.call('GET', KEYS[i])
+  if not stamp then
+    local now = redis.call('TIME')
+    stamp = 'r' .. now[1] .. '.' .. now[2]
+    redis.call('SET', KEYS[i], stamp, 'EX', ARGV[3])
+  end
+  stamps[#stamps + 1] = stamp
+end
+local revision = table.concat(stamps, '/')
+if ARGV[2] ~= '*' and ARGV[2] ~= revision then
+  return {1, revision}
+end
+local result = {2, revision}
+for i = n + 1, #KEYS do
+  local count = redis.call('INCR', KEYS[i])
+  if count == 1 then
+    redis.call('EXPIRE', KEYS[i], ARGV[3 + i - n])
+  end
+  result[#result + 1] = count
+end
+return result
+"""
+
 INCREMENT = """
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then
@@ -126,6 +170,7 @@ class RedisCounters:
         self.client = redis.Redis.from_url(url, **redis_options())
         self._check = self.client.register_script(CHECK_AND_COUNT)
         self._increment = self.client.register_script(INCREMENT)
+        self._check_each = self.client.register_script(CHECK_AND_COUNT_EACH)
 
     def get(self, key: str) -> int:
         return int(self.client.get(key) or 0)
@@ -139,6 +184,15 @@ class RedisCounters:
         )
         revision = revision.decode() if isinstance(revision, bytes) else revision
         return CheckResult(int(outcome), revision, int(number))
+
+    def check_and_count_each(self, *, revision_keys, holds, counters) -> EachResult:
+        found = self._check_each(
+            keys=[*revision_keys, *(key for key, _ttl in counters)],
+            args=[len(revision_keys), holds, REVISION_TTL, *(ttl for _key, ttl in counters)],
+        )
+        revision = found[1].decode() if isinstance(found[1], bytes) else found[1]
+        stamps = tuple(revision.split("/")) if revision_keys else ()
+        return EachResult(int(found[0]), stamps, tuple(int(count) for count in found[2:]))
 
     def bump(self, keys) -> None:
         with self.client.pipeline(transaction=False) as pipe:
@@ -189,6 +243,19 @@ class CacheCounters:
             if holds != "*" and holds != revision:
                 return CheckResult(STALE, revision)
             return CheckResult(COUNTED, revision, self._increment(counter_key, counter_ttl))
+
+    def check_and_count_each(self, *, revision_keys, holds, counters) -> EachResult:
+        with self.lock:
+            stamps = []
+            for key in revision_keys:
+                stamp = self.cache.get(key)
+                if stamp is None:
+                    stamp = _new_stamp()
+                    self.cache.set(key, stamp, REVISION_TTL)
+                stamps.append(stamp)
+            if holds != "*" and holds != "/".join(stamps):
+                return EachResult(STALE, tuple(stamps))
+            return EachResult(COUNTED, tuple(stamps), tuple(self._increment(key, ttl) for key, ttl in counters))
 
     def bump(self, keys) -> None:
         with self.lock:
@@ -250,6 +317,19 @@ class FallbackCounters:
         # A stamp of its own for this call only: the caller's row is never current (it reads the database).
         result = self.local.check_and_count(**arguments, revision_keys=[], holds="*" if holds == "*" else "\0never")
         return CheckResult(result.outcome, f"local.{_new_stamp()}", result.count)
+
+    def check_and_count_each(self, *, revision_keys, holds, counters) -> EachResult:
+        found = self._redis(
+            lambda: self.redis.check_and_count_each(revision_keys=revision_keys, holds=holds, counters=counters)
+        )
+        if found:
+            return found[0]
+        # Stamps of their own for this call only: nothing cached is ever current (it is read from the database).
+        stamps = tuple(f"local.{_new_stamp()}" for _key in revision_keys)
+        if holds != "*":
+            return EachResult(STALE, stamps)
+        result = self.local.check_and_count_each(revision_keys=[], holds="*", counters=counters)
+        return EachResult(COUNTED, stamps, result.counts)
 
     def bump(self, keys) -> None:
         keys = list(keys)

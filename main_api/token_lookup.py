@@ -14,11 +14,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connections
-from django.db.models.base import DEFERRED, ModelState
-from django.db.models.signals import post_init, pre_init
 from oauth2_provider.models import get_access_token_model
 
 from accounts.models import Member, MemberRole, Organization, Role
+from apicore.rows import fresh, instance_from_values
 from main_api.models import ApiToken
 
 # What a token call needs of its owner (the name, for GET /token); the rest of the person (contact data,
@@ -64,34 +63,13 @@ class TokenRow:
     def instance(self, using: str = "default") -> ApiToken:
         """A new ApiToken with its organization and owner, as select_related would give it."""
         layout = _statement_layout()
-        token = _loaded(ApiToken, using, layout.token_names, _fresh(self.token))
-        organization = _loaded(Organization, using, layout.organization_names, _fresh(self.organization))
-        owner = _loaded(get_user_model(), using, OWNER_FIELDS, self.owner)
+        token = instance_from_values(ApiToken, layout.token_names, fresh(self.token), using)
+        organization = instance_from_values(Organization, layout.organization_names, fresh(self.organization), using)
+        owner = instance_from_values(get_user_model(), OWNER_FIELDS, self.owner, using)
         ApiToken.organization.field.set_cached_value(token, organization)
         ApiToken.owner.field.set_cached_value(token, owner)
         token.owner_is_admin = self.owner_is_admin
         return token
-
-
-def _loaded(model, using: str, names, values):
-    """The instance Model.from_db gives for these columns (any other field deferred), without running
-    Model.__init__ over every field: every call builds three. A model with init signals (none of these
-    three today) goes through from_db."""
-    if pre_init.has_listeners(model) or post_init.has_listeners(model):
-        loaded = dict(zip(names, values, strict=True))
-        attnames = [field.attname for field in model._meta.concrete_fields]
-        return model.from_db(using, attnames, [loaded.get(name, DEFERRED) for name in attnames])
-    instance = model.__new__(model)
-    instance.__dict__.update(zip(names, values, strict=True))
-    instance._state = ModelState()
-    instance._state.adding = False
-    instance._state.db = using
-    return instance
-
-
-def _fresh(values: tuple) -> list:
-    # JSON columns (rights, allowed IPs) are mutable: each instance gets its own copy.
-    return [value.copy() if isinstance(value, dict | list) else value for value in values]
 
 
 @dataclass(frozen=True)

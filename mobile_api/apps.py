@@ -9,4 +9,5 @@ class MobileApiConfig(AppConfig):
     verbose_name = "Mobile API"
 
     def ready(self):
+        from mobile_api import signals  # noqa: F401  (new stamps for the cached callers)
         from mobile_api.services import logins  # noqa: F401  (ends app logins when a password changes)

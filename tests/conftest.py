@@ -7,8 +7,10 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 
 from accounts.services import expiry_date_type_create
+from main_api import token_cache
 from main_api.models import MODULES
 from main_api.services import api_token_create
+from mobile_api import blocked_addresses, caller_cache
 from tests.factories import MemberFactory, MembershipFactory, OrganizationFactory, UserGroupFactory, make_admin
 
 # The log of the whole run is checked for the secrets the tests used (tests/log_secrets.py);
@@ -34,6 +36,10 @@ def _empty_cache():
     cache.clear()
     yield
     cache.clear()
+    # The processes' own copies (each also checked against stamps that the clear above renews).
+    caller_cache.clear()
+    token_cache.clear()
+    blocked_addresses.forget_local_list()
 
 
 class MainApi:

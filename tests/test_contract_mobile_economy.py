@@ -15,7 +15,7 @@ class TestTransactions(EndpointContract):
     module = "transactions"
     lists = True
     meta_keys = frozenset({"balance", "opening_balance"})
-    queries = {"GET": 6}
+    queries = {"GET": 4}
 
     def make(self, organization):
         """Two days ago (the list starts a year back by default)."""
@@ -26,4 +26,4 @@ class TestTransactions(EndpointContract):
 class TestTransaction(TestTransactions):
     path = "/transactions/{id}"
     lists = False
-    queries = {"GET": 3}
+    queries = {"GET": 1}

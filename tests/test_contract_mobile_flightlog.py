@@ -11,10 +11,10 @@ class TestFlightLogs(EndpointContract):
     module = "flightlogs"
     lists = True
     factory = FlightFactory
-    queries = {"GET": 5}
+    queries = {"GET": 3}
 
 
 class TestFlightLog(TestFlightLogs):
     path = "/flightlogs/{id}"
     lists = False
-    queries = {"GET": 4}
+    queries = {"GET": 2}

@@ -22,14 +22,14 @@ class _Objects(EndpointContract):
 class TestObjects(_Objects):
     path = "/objects"
     lists = True
-    queries = {"GET": 3}
-    queries_with_blocks = 5
+    queries = {"GET": 1}
+    queries_with_blocks = 3
 
 
 class TestObject(_Objects):
     path = "/objects/{id}"
-    queries = {"GET": 3}
-    queries_with_blocks = 5
+    queries = {"GET": 1}
+    queries_with_blocks = 3
 
 
 def jpeg() -> bytes:
@@ -46,7 +46,7 @@ class TestObjectThumbnail(_Objects):
     shaped = False  # no parameters at all
     media_type = "image/jpeg"
     headers = {"Cache-Control": "private, max-age=86400", "ETag": None}
-    queries = {"GET": 3}
+    queries = {"GET": 1}
 
     @pytest.fixture(autouse=True)
     def _media(self, media):

@@ -27,11 +27,12 @@ def keys(backend):
     made = {
         "blocked": f"fc:test-{run}:blocked",
         "counter": f"fc:test-{run}:calls",
+        "second_counter": f"fc:test-{run}:calls-2",
         "revisions": [f"fc:test-{run}:rev:a", f"fc:test-{run}:rev:b"],
     }
     yield made
     if isinstance(backend, counters.RedisCounters):
-        backend.client.delete(made["blocked"], made["counter"], *made["revisions"])
+        backend.client.delete(made["blocked"], made["counter"], made["second_counter"], *made["revisions"])
 
 
 def check(backend, keys, holds: str, block_at: int = 3):
@@ -70,6 +71,33 @@ def test_a_blocked_address_is_reported_before_anything_is_counted(backend, keys)
 
     assert check(backend, keys, holds="*").outcome == counters.BLOCKED
     assert backend.get(keys["counter"]) == 0
+
+
+def check_each(backend, keys, holds: str):
+    return backend.check_and_count_each(
+        revision_keys=keys["revisions"], holds=holds, counters=[(keys["counter"], 65), (keys["second_counter"], 65)]
+    )
+
+
+def test_each_counter_counts_once_when_the_revision_is_current(backend, keys):
+    stale = check_each(backend, keys, holds="")
+    assert stale.outcome == counters.STALE and stale.counts == ()
+    assert len(stale.stamps) == 2 and stale.revision == "/".join(stale.stamps)
+
+    assert [check_each(backend, keys, holds=stale.revision).counts for _ in range(2)] == [(1, 1), (2, 2)]
+    backend.increment(keys["second_counter"], 65)
+    assert check_each(backend, keys, holds="*").counts == (3, 4)
+
+
+def test_a_renewed_stamp_counts_nothing_until_it_is_held(backend, keys):
+    revision = check_each(backend, keys, holds="").revision
+    backend.bump(keys["revisions"][:1])
+
+    stale = check_each(backend, keys, holds=revision)
+    assert stale.outcome == counters.STALE and stale.revision != revision
+    assert stale.stamps[1] == revision.split("/")[1]  # the other stamp kept
+    assert backend.get(keys["counter"]) == 0
+    assert check_each(backend, keys, holds=stale.revision).counts == (1, 1)
 
 
 def test_a_window_key_carries_no_clear_value():

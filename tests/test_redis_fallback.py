@@ -73,6 +73,17 @@ def test_the_counters_count_in_the_process_memory_and_never_hold_a_row(redis_awa
     assert blocked.outcome == counters.BLOCKED
 
 
+def test_the_counters_of_a_mobile_call_never_hold_rows_while_redis_is_away(redis_away):
+    backend = counters.backend()
+    each = {"revision_keys": ["fc:r1", "fc:r2"], "counters": [("fc:login", 60), ("fc:app", 60)]}
+    first = backend.check_and_count_each(**each, holds="")
+    again = backend.check_and_count_each(**each, holds=first.revision)
+
+    assert (first.outcome, again.outcome) == (counters.STALE, counters.STALE)
+    assert len(first.stamps) == 2 and first.revision != again.revision
+    assert [backend.check_and_count_each(**each, holds="*").counts for _ in range(2)] == [(1, 1), (2, 2)]
+
+
 class FlakyRedis:
     """RedisCounters' operations, refused while `away`; the renewed stamps and the calls recorded."""
 

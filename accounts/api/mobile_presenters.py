@@ -34,7 +34,7 @@ def _money(value: Decimal | None) -> float:
 
 
 class MemberPresenter(Presenter):
-    """The login's member (a Member row): one query with its login, organization and balance."""
+    """The login's member (a Member row, with its login and organization) and its balance."""
 
     fields = {
         "id": Field(INTEGER, "user_id"),

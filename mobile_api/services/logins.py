@@ -18,6 +18,7 @@ from oauth2_provider.settings import oauth2_settings
 from accounts.models import Member
 from accounts.signals import password_changed
 from apicore import clock
+from mobile_api import caller_cache
 from mobile_api.models import AppClient, AppConsent, MobileLogin
 
 
@@ -85,6 +86,7 @@ def _end(logins: QuerySet[MobileLogin], reason: str) -> int:
     refresh_tokens = get_refresh_token_model()
     for family in families:
         refresh_tokens.revoke_family(family)
+    caller_cache.restamp([caller_cache.login_key(family) for family in families])  # an update sends no signal
     return logins.filter(token_family__in=families).update(ended_at=clock.now(), end_reason=reason)
 
 
@@ -98,6 +100,7 @@ def mobile_login_end(*, login: MobileLogin, reason: str = MobileLogin.EndReason.
 def mobile_login_end_family(*, token_family: uuid.UUID, reason: str) -> None:
     """End the login of a refresh-token family, also when no login row was written for it."""
     get_refresh_token_model().revoke_family(token_family)
+    caller_cache.restamp([caller_cache.login_key(token_family)])  # an update sends no signal
     MobileLogin.objects.filter(token_family=token_family, ended_at__isnull=True).update(
         ended_at=clock.now(), end_reason=reason
     )

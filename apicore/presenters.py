@@ -21,11 +21,12 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
+from django.db import connections
 from django.db.models import QuerySet
 
 from apicore import clock
 from apicore.clock import utc_iso, zone
-from apicore.database import STATEMENTS, MinutesBetween, UtcText
+from apicore.database import STATEMENTS, Compiled, MinutesBetween, NotComposable, RowsForKeys, UtcText, WithBlockRows
 
 # --- JSON Schema types (OpenAPI 3.1 dialect) --------------------------------------------------------------
 
@@ -108,7 +109,23 @@ class Related:
     """
 
     key: Column
-    load: Callable[[type, list, PresenterContext], Iterable[tuple[Any, Any]]]
+    load: Callable[[type, list, PresenterContext], Iterable[tuple[Any, Any]]] | None = None
+    # Or the block's rows as a queryset: `rows(keys)` is a `values_list` of the key, then the element's values,
+    # in the block's order, filtered by `keys` with apicore.database.among (a list, or a sub-select of a page's
+    # keys); `element(values)` makes an element of one row's values (a sequence; without `element`, the element is
+    # that sequence). A page whose statement is compiled once (Presenter.keyed_page) then reads these rows in the
+    # same statement (apicore.database.WithBlockRows); elsewhere they are one query (compiled once,
+    # apicore.database.RowsForKeys).
+    rows: Callable[[Any], QuerySet] | None = None
+    element: Callable[[Any], Any] | None = None
+
+    def __post_init__(self):
+        if (self.load is None) == (self.rows is None):
+            raise TypeError("a Related has either load or rows")
+        if self.rows is not None:
+            reader, element = RowsForKeys(self.rows), self.element or _same
+            load = lambda _model, keys, _context: ((row[0], element(row[1:])) for row in reader(keys))  # noqa: E731
+            object.__setattr__(self, "load", load)
 
 
 def _same(value: Any) -> Any:
@@ -207,6 +224,9 @@ class Presenter:
         self.columns = list(columns.values())
         self._positions = {name: index for index, name in enumerate(columns)}
         self._readers = [(name, self._row_reader(name, value)) for name, value in self.values]
+        # The blocks' rows can come with the item's own statement: every Related included is a queryset.
+        relateds = self._relateds()
+        self._reads_block_rows = bool(relateds) and all(related.rows is not None for related in relateds)
 
     # --- the interface --------------------------------------------------------------------------------
 
@@ -218,11 +238,20 @@ class Presenter:
         joins of the wide read from the page's rows (primary key lookups); with the keys as a sub-select it
         plans a semi join after joining every row of the organization (docs/decisions.md §1.2 "Pages in two
         statements"). The
-        wide rows are put in the keys' order here, so that read needs no sort of its own."""
+        wide rows are put in the keys' order here, so that read needs no sort of its own.
+
+        A presenter of short lists (keys_first False) reads a page in one statement, with the rows of its blocks
+        where they are declared as querysets (Related.rows; apicore.database.WithBlockRows)."""
         if limit <= 0:
             return []
         if not self.keys_first:
-            return self._present(queryset.model, self._rows(queryset, window=(offset, offset + limit)))
+            window = (offset, offset + limit)
+            if not self._reads_block_rows:
+                return self._present(queryset.model, self._rows(queryset, window=window))
+            connection = connections[queryset.db]
+            return self._present_statement(
+                self._statement(self._values(queryset, window=window), connection), connection
+            )
         keys = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
         if not keys:
             return []
@@ -235,20 +264,26 @@ class Presenter:
     def keyed_page(self, key: tuple, build: Callable[[], QuerySet], *, offset: int, limit: int) -> list[dict]:
         """`page` of the queryset `build()` makes, where `key` determines that queryset (its text and parameters:
         apicore.views.ListEndpoint.statement_key). A page in one statement (keys_first False) is then compiled
-        once per key, window and the presenter's shape in each process (apicore.database.STATEMENTS), and the
-        queryset is built that once; a page in two statements is read as `page` reads it."""
+        once per key, window and the presenter's shape in each process (apicore.database.STATEMENTS), the
+        queryset built that once. A page in two statements is read as `page` reads it."""
         if self.keys_first or limit <= 0:
             return self.page(build(), offset=offset, limit=limit)
         window = (offset, offset + limit)
-        model, rows = STATEMENTS.rows(
-            (*key, type(self), tuple(self._positions), window), lambda: self._values(build(), window=window)
+        statement, connection = STATEMENTS.get(
+            (*key, type(self), tuple(self._positions), window),
+            lambda connection: self._statement(self._values(build(), window=window), connection),
         )
-        return self._present(model, rows)
+        return self._present_statement(statement, connection)
 
     def one(self, queryset: QuerySet) -> dict | None:
-        """The item of a queryset filtered to one row, or None."""
-        rows = self._rows(queryset.order_by()[:1])
-        return self._present(queryset.model, rows)[0] if rows else None
+        """The item of a queryset filtered to one row, or None: one statement with the rows of its blocks where
+        they are declared as querysets (as a page of short lists)."""
+        if not self._reads_block_rows:
+            rows = self._rows(queryset.order_by()[:1])
+            return self._present(queryset.model, rows)[0] if rows else None
+        connection = connections[queryset.db]
+        items = self._present_statement(self._statement(self._values(queryset.order_by()[:1]), connection), connection)
+        return items[0] if items else None
 
     def render(self, obj: Any) -> dict:
         """An object already in memory: its columns are read as attributes (a Related block: one query)."""
@@ -288,8 +323,44 @@ class Presenter:
         rows = queryset.values_list(*(["pk", *names] if with_key else names))
         return rows if window is None else rows[window[0] : window[1]]
 
-    def _present(self, model: type, rows: list[tuple]) -> list[dict]:
-        related = self._load_related(model, rows)
+    def _relateds(self) -> list[Related]:
+        """The Related loads of the values included, each once, in their order."""
+        return list(dict.fromkeys(related for _name, value in self.values for related in value.relateds))
+
+    def _statement(self, values: QuerySet, connection) -> Compiled:
+        """The compiled statement of a `_values` queryset: with its blocks' rows where all are declared as
+        querysets (Related.rows) and can come with it, else alone (the blocks are then read apart)."""
+        if self._reads_block_rows:
+            blocks = [(self._positions[_column_name(related.key)], related.rows) for related in self._relateds()]
+            try:
+                return WithBlockRows(values, blocks, connection)
+            except NotComposable:
+                pass
+        return Compiled(values, connection)
+
+    def _present_statement(self, statement: Compiled, connection) -> list[dict]:
+        """The items of a statement's rows (`_statement`), with its blocks' rows when it read them."""
+        if not isinstance(statement, WithBlockRows):
+            return self._present(statement.model, statement.rows(connection))
+        rows, blocks = statement.rows(connection)
+        loaded: dict[Related, dict] = {}
+        for related, per_row in zip(self._relateds(), blocks, strict=True):
+            position, element = self._positions[_column_name(related.key)], related.element
+            if element is None:
+                loaded[related] = {
+                    row[position]: elements for row, elements in zip(rows, per_row, strict=True) if elements
+                }
+            else:
+                loaded[related] = {
+                    row[position]: [element(values) for values in elements]
+                    for row, elements in zip(rows, per_row, strict=True)
+                    if elements
+                }
+        return self._present(statement.model, rows, loaded)
+
+    def _present(self, model: type, rows: list[tuple], related: dict | None = None) -> list[dict]:
+        if related is None:
+            related = self._load_related(model, rows)
         items = []
         for row in rows:
             items.append({name: read(row, related) for name, read in self._readers})

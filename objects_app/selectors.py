@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce, Lower
 
 from accounts.models.user import full_name_of
 from apicore import clock
-from apicore.database import Hundredths, RowsForKeys, UtcText
+from apicore.database import Hundredths, UtcText, among
 
 from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
 from .status import Limits
@@ -66,57 +66,48 @@ def open_remarks_category():
     return Coalesce(Subquery(highest), Value(0))
 
 
-def maintenance_rows(object_ids: Iterable[int]):
-    """The objects' maintenance items by due date (nulls last), name (any case), id; one query."""
-    return MaintenanceItem.objects.filter(object_id__in_keys=list(object_ids)).order_by(
-        "object_id", F("due_date").asc(nulls_last=True), Lower("name"), "id"
+def maintenance_item_rows(object_ids) -> QuerySet:
+    """(object id, item id, name, due date, due_airborne, hard_airborne, warning days, warning_hours) of the
+    objects' maintenance items, by due date (nulls last), name (any case), id; hours as whole hundredths
+    (objects_app.status). `object_ids`: a list, or a sub-select of a page's keys (apicore.database.among)."""
+    return (
+        MaintenanceItem.objects.filter(among("object_id", object_ids))
+        .order_by("object_id", F("due_date").asc(nulls_last=True), Lower("name"), "id")
+        .values_list(
+            "object_id",
+            "id",
+            "name",
+            "due_date",
+            Hundredths("due_airborne"),
+            Hundredths("hard_airborne"),
+            "warning_days",
+            Hundredths("warning_hours"),
+        )
     )
 
 
-# The limits' hours as whole hundredths (objects_app.status).
-_MAINTENANCE_ITEMS = RowsForKeys(
-    lambda object_ids: maintenance_rows(object_ids).values_list(
-        "object_id",
-        "id",
-        "name",
-        "due_date",
-        Hundredths("due_airborne"),
-        Hundredths("hard_airborne"),
-        "warning_days",
-        Hundredths("warning_hours"),
-    )
-)
+def maintenance_item(values) -> list:
+    """[item id, name, Limits, None] of a row of maintenance_item_rows (without its object id). The last place is
+    for the item's status, which needs its object's totals and today (objects_app.api.presenters fills it once
+    for the status and maintenance_items blocks alike)."""
+    return [values[0], values[1], Limits._make(values[2:]), None]
 
 
-def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, list]]:
-    """(object id, [item id, name, Limits, None]) of each maintenance item of the objects; one query. The last
-    place is for the item's status, which needs its object's totals and today (objects_app.api.presenters
-    fills it once for the status and maintenance_items blocks alike)."""
-    for object_id, item_id, name, *limits in _MAINTENANCE_ITEMS(list(object_ids)):
-        yield object_id, [item_id, name, Limits(*limits), None]
-
-
-_ACTIVE_REMARKS = RowsForKeys(
-    lambda object_ids: (
-        Remark.objects.filter(object_id__in_keys=object_ids)
+def active_remark_rows(object_ids) -> QuerySet:
+    """(object id, remark id, created_at as UTC text, description, category, *the writer's person columns) of the
+    objects' remarks that are not closed, newest first. The time as text (no datetime parsed by the driver):
+    `active_remark` makes its local date. `object_ids`: a list, or a sub-select of a page's keys."""
+    return (
+        Remark.objects.filter(among("object_id", object_ids))
         .exclude(state=RemarkState.CLOSED)
         .order_by("object_id", "-created_at", "-id")
-        # The time as text (no datetime parsed by the driver): its local date is made from it.
         .values_list("object_id", "id", UtcText("created_at"), "description", "category", *person_columns("created_by"))
     )
-)
-
-
-def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, tuple]]:
-    """(object id, (remark id, created_at as UTC text, description, category, *the writer's person columns)) of
-    the objects' remarks that are not closed, newest first; one query. `active_remark` makes the API's item
-    of one (its local date needs the object's zone, which the object's row has)."""
-    for object_id, *remark in _ACTIVE_REMARKS(list(object_ids)):
-        yield object_id, remark
 
 
 def active_remark(remark, zone) -> dict:
-    """The API's item of a remark not closed (from active_remarks_of); `created_date` is the local date in `zone`
+    """The API's item of a remark not closed (a row of active_remark_rows without its object id); `created_date` is
+    the local date in `zone`
     (a ZoneInfo: the object's organization's)."""
     remark_id, created_at, description, category, *person = remark
     return {

@@ -84,17 +84,10 @@ STATUS = obj(
 )
 
 
-def _maintenance(_model, object_ids, _context):
-    return selectors.maintenance_items_of(object_ids)
-
-
-def _active_remarks(_model, object_ids, _context):
-    return selectors.active_remarks_of(object_ids)
-
-
-# The status and the maintenance_items and active_remarks blocks read the same rows: one query each for all.
-MAINTENANCE = Related("id", load=_maintenance)
-ACTIVE_REMARKS = Related("id", load=_active_remarks)
+# The status and the maintenance_items and active_remarks blocks read the same rows, with the page's own statement
+# (or one query each for all).
+MAINTENANCE = Related("id", rows=selectors.maintenance_item_rows, element=selectors.maintenance_item)
+ACTIVE_REMARKS = Related("id", rows=selectors.active_remark_rows)
 
 
 def _item_statuses(items: list[list], airborne_minutes: int, today) -> int:

@@ -15,7 +15,6 @@ from apicore import clock
 from apicore.database import Hundredths, UtcText, among
 
 from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
-from .status import Limits
 
 # The columns of a person reference {id, name} read from the login at `path`.
 PERSON_COLUMNS = ("id", "name", "first_name", "last_name_particle", "last_name", "username")
@@ -87,10 +86,11 @@ def maintenance_item_rows(object_ids) -> QuerySet:
 
 
 def maintenance_item(values) -> list:
-    """[item id, name, Limits, None] of a row of maintenance_item_rows (without its object id). The last place is
-    for the item's status, which needs its object's totals and today (objects_app.api.presenters fills it once
-    for the status and maintenance_items blocks alike)."""
-    return [values[0], values[1], Limits._make(values[2:]), None]
+    """[item id, name, due date, due_airborne, hard_airborne, warning days, warning_hours, None] of a row of
+    maintenance_item_rows (without its object id). The last place is for the item's status, which needs its
+    object's totals and today (objects_app.api.presenters fills it once for the status and maintenance_items
+    blocks alike)."""
+    return [*values, None]
 
 
 def active_remark_rows(object_ids) -> QuerySet:
@@ -105,14 +105,13 @@ def active_remark_rows(object_ids) -> QuerySet:
     )
 
 
-def active_remark(remark, zone) -> dict:
+def active_remark(remark, zone_name: str) -> dict:
     """The API's item of a remark not closed (a row of active_remark_rows without its object id); `created_date` is
-    the local date in `zone`
-    (a ZoneInfo: the object's organization's)."""
+    the local date in the IANA zone `zone_name` (the object's organization's)."""
     remark_id, created_at, description, category, *person = remark
     return {
         "id": remark_id,
-        "created_date": dt.datetime.fromisoformat(created_at).astimezone(zone).date().isoformat(),
+        "created_date": clock.local_date_of_utc_text(created_at, zone_name),
         "created_by": person_ref(*person),
         "description": description,
         "category_id": category,

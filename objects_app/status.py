@@ -79,12 +79,15 @@ def minutes_as_hours(minutes: int | Decimal) -> float:
     return hours_number(Decimal(minutes) / MINUTES_PER_HOUR)
 
 
+_MINUTES = [f"{minute:02d}" for minute in range(60)]
+
+
 def format_minutes(minutes: int | Decimal) -> str:
     """`H:MM` of a number of minutes (rounded to whole minutes); `-1:30` for minus 90 minutes."""
     whole = minutes if type(minutes) is int else int(Decimal(minutes).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    sign = "-" if whole < 0 else ""
-    hours, rest = divmod(abs(whole), 60)
-    return f"{sign}{hours}:{rest:02d}"
+    if whole < 0:
+        return f"-{-whole // 60}:{_MINUTES[-whole % 60]}"
+    return f"{whole // 60}:{_MINUTES[whole % 60]}"
 
 
 def format_hours(hours: Decimal) -> str:
@@ -119,7 +122,19 @@ def remaining_days(due_date: dt.date | None, today: dt.date) -> int | None:
 
 
 def item_status(limits: Limits, *, airborne_minutes: int, today: dt.date) -> int:
-    due_date, due_airborne, hard_airborne, warning_days, warning_hours = limits
+    return limits_status(*limits, airborne_minutes, today)
+
+
+def limits_status(
+    due_date: dt.date | None,
+    due_airborne: int | None,
+    hard_airborne: int | None,
+    warning_days: int,
+    warning_hours: int,
+    airborne_minutes: int,
+    today: dt.date,
+) -> int:
+    """item_status of the limits' values (a page's item rows hold them as they are)."""
     days = None if due_date is None else (due_date - today).days
     soft = None if due_airborne is None else 3 * due_airborne - 5 * airborne_minutes
     hard = None if hard_airborne is None else 3 * hard_airborne - 5 * airborne_minutes
@@ -139,13 +154,13 @@ def item_status(limits: Limits, *, airborne_minutes: int, today: dt.date) -> int
 
 
 def remaining_time(items: list[Limits], airborne_minutes: int) -> dict:
-    # The nearest limit is the lowest: the time left to it is the least.
-    soft = hard = None
-    for item in items:
-        if item.due_airborne is not None and (soft is None or item.due_airborne < soft):
-            soft = item.due_airborne
-        if item.hard_airborne is not None and (hard is None or item.hard_airborne < hard):
-            hard = item.hard_airborne
+    soft = min((item.due_airborne for item in items if item.due_airborne is not None), default=None)
+    hard = min((item.hard_airborne for item in items if item.hard_airborne is not None), default=None)
+    return remaining_to(soft, hard, airborne_minutes)
+
+
+def remaining_to(soft: int | None, hard: int | None, airborne_minutes: int) -> dict:
+    """`remaining_time` to the nearest (lowest) soft and hard limits of the items, None where none has one."""
     soft_left = None if soft is None else 3 * soft - 5 * airborne_minutes
     hard_left = None if hard is None else 3 * hard - 5 * airborne_minutes
     return {

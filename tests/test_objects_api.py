@@ -2,6 +2,7 @@
 active remarks, maintenance items, settings, time summary), local dates and the cost in queries."""
 
 import datetime as dt
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -9,6 +10,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from apicore import database
 from objects_app.models import BookableObject, Category, MaintenanceItem, ObjectShare, Remark
 from tests.factories import OrganizationFactory, UserFactory
 from tests.factories_operations import (
@@ -579,6 +581,43 @@ def test_the_list_with_every_block_costs_the_same_at_limit_1_and_500(
     with CaptureQueriesContext(connection) as one_item:
         api.get(f"/objects/{objects[0].pk}", {"include": ALL_BLOCKS})
     assert len(one_item) <= len(at_limit_1)
+
+
+# --- the page's statement, compiled once --------------------------------------------------------------------
+
+
+def test_the_page_statement_is_compiled_once_per_organization_and_query(api, other_api, org, other_org, monkeypatch):
+    """ListEndpoint.statement_key: the statement of a page (the blocks' rows with it) is compiled on an
+    organization's first call of a query and then only run, so the rows are always the current ones; another
+    organization or another query has its own."""
+    compiled = []
+    original = database.Compiled.__init__
+
+    def counted(self, queryset, connection):
+        compiled.append(queryset.model)
+        original(self, queryset, connection)
+
+    monkeypatch.setattr(database.Compiled, "__init__", counted)
+    mine = ObjectFactory(organization=org, registration="SE-MIN")
+    theirs = ObjectFactory(organization=other_org, registration="SE-MIN")
+    # A query no earlier test sent: its statement is not kept yet.
+    query = {"include": ALL_BLOCKS, "registration": f"se-min*{uuid.uuid4().hex[:6]}*"}
+    assert api.get("/objects", query).json()["data"] == []
+    assert len(compiled) == 1
+    query["registration"] = "se-min*"
+    assert [entry["id"] for entry in api.get("/objects", query).json()["data"]] == [mine.pk]
+    assert [entry["id"] for entry in other_api.get("/objects", query).json()["data"]] == [theirs.pk]
+    assert len(compiled) == 3
+
+    RemarkFactory(object=mine, category=2)
+    item(mine, name="Annual", due_date=dt.date(2027, 1, 1))
+    ObjectFactory(organization=org, registration="se-min 2")
+    data = api.get("/objects", query).json()["data"]
+    assert len(compiled) == 3
+    assert [entry["registration"] for entry in data] == ["SE-MIN", "se-min 2"]
+    assert data[0]["status"]["remarks_id"] == 2
+    assert [entry["name"] for entry in data[0]["maintenance_items"]] == ["Annual"]
+    assert data[0] == fetched(api, mine, ALL_BLOCKS)
 
 
 # --- the OpenAPI document ------------------------------------------------------------------------------------

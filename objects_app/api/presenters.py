@@ -6,7 +6,6 @@ a sub-select column (the highest open remark category), or one Related query (ma
 remarks, a remark's history). Nothing sums flights: the time summary is the object's own columns.
 """
 
-from apicore import clock
 from apicore.clock import utc_iso
 from apicore.database import Hundredths
 from apicore.presenters import (
@@ -39,10 +38,10 @@ from ..status import (
     format_minutes,
     hundredths,
     hundredths_as_text,
-    item_status,
+    limits_status,
     minutes_as_hours,
     no_status,
-    remaining_time,
+    remaining_to,
 )
 
 # The API names categories in English, whatever the website's language.
@@ -91,13 +90,13 @@ ACTIVE_REMARKS = Related("id", rows=selectors.active_remark_rows)
 
 
 def _item_statuses(items: list[list], airborne_minutes: int, today) -> int:
-    """Each item's status, computed once per item (into its last place) for the status and the
-    maintenance_items block alike; the worst of them (OK without items)."""
+    """Each item's status, computed once per item (into its last place: selectors.maintenance_item) for the status
+    and the maintenance_items block alike; the worst of them (OK without items)."""
     worst = OK
     for item in items:
-        status = item[3]
+        status = item[7]
         if status is None:
-            status = item[3] = item_status(item[2], airborne_minutes=airborne_minutes, today=today)
+            status = item[7] = limits_status(item[2], item[3], item[4], item[5], item[6], airborne_minutes, today)
         if status > worst:
             worst = status
     return worst
@@ -112,11 +111,17 @@ def _status(context, items, remarks, has_status, airborne_minutes, zone):
     for remark in remarks:
         if remark[3] > remarks_id:
             remarks_id = remark[3]
+    soft = hard = None  # the lowest limits, in hundredths of an hour
+    for item in items:
+        if item[3] is not None and (soft is None or item[3] < soft):
+            soft = item[3]
+        if item[4] is not None and (hard is None or item[4] < hard):
+            hard = item[4]
     return {
         "total_id": max(maintenance, remarks_id),
         "maintenance_id": maintenance,
         "remarks_id": remarks_id,
-        "remaining_time": remaining_time([item[2] for item in items], airborne_minutes),
+        "remaining_time": remaining_to(soft, hard, airborne_minutes),
     }
 
 
@@ -126,8 +131,7 @@ ACTIVE_REMARK = obj(id=INTEGER, created_date=DATE, created_by=PERSON, descriptio
 
 
 def _active_remarks_block(remarks, zone_name):
-    zone = clock.zone(zone_name)
-    return [selectors.active_remark(remark, zone) for remark in remarks]
+    return [selectors.active_remark(remark, zone_name) for remark in remarks]
 
 
 # --- maintenance items ---------------------------------------------------------------------------------------
@@ -151,7 +155,7 @@ def _maintenance_items(context, elements, airborne_minutes, zone):
     today = context.today_in(zone)
     _item_statuses(elements, airborne_minutes, today)
     items = []
-    for item_id, name, (due_date, due, hard, warning_days, warning_hours), status in elements:
+    for item_id, name, due_date, due, hard, warning_days, warning_hours, status in elements:
         items.append(
             {
                 "id": item_id,

@@ -396,6 +396,8 @@ class ListEndpoint(Endpoint):
             return built[0]
 
         key = self.statement_key()
+        if key is None:
+            queryset()  # built outside the prepared statements, as a filter may read while it is built
         # One row more than asked tells whether there is a next page, without counting.
         with prepared_statements():
             if key is None:

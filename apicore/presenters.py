@@ -343,6 +343,8 @@ class Presenter:
         if not isinstance(statement, WithBlockRows):
             return self._present(statement.model, statement.rows(connection))
         rows, blocks = statement.rows(connection)
+        if not rows:
+            return []
         loaded: dict[Related, dict] = {}
         for related, per_row in zip(self._relateds(), blocks, strict=True):
             position, element = self._positions[_column_name(related.key)], related.element

@@ -620,6 +620,13 @@ def test_the_page_statement_is_compiled_once_per_organization_and_query(api, oth
     assert data[0] == fetched(api, mine, ALL_BLOCKS)
 
 
+def test_a_filter_no_row_can_meet_gives_an_empty_page_with_every_block(api, org):
+    """An id beyond the column's range is a condition no row can meet (on PostgreSQL the statement is never sent)."""
+    ObjectFactory(organization=org)
+    body = api.get("/objects", {"include": ALL_BLOCKS, "category_id": "999999999999999999"}).json()
+    assert (body["data"], body["meta"]["count"]) == ([], 0)
+
+
 # --- the OpenAPI document ------------------------------------------------------------------------------------
 
 

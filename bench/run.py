@@ -27,6 +27,7 @@ import time
 
 import mobile
 import operations
+import throughput
 import users_list
 import webhook_delivery
 from server import (
@@ -42,7 +43,19 @@ from server import (
     write_results,
 )
 
-PARTS = ("token", "users", "operations", "mobile", "webhooks")
+PARTS = ("token", "users", "operations", "mobile", "throughput", "webhooks")
+# The goals of issue 19 for the ratios of medians (README, Performance).
+GOALS = {
+    "token": 1.5,
+    "users": 1.3,
+    "flightlogs": 1.5,
+    "bookings": 1.5,
+    "objects": 1.5,
+    "me": 1.5,
+    "mobile bookings": 1.5,
+    "mobile objects": 1.5,
+    "mobile flightlogs": 1.5,
+}
 CALLS_PER_TOKEN = 100  # well under the 119 GETs a token has in a minute after its token fetch
 
 QUERIES_SCRIPT = """
@@ -179,7 +192,7 @@ def main() -> int:
         choices=("all", *PARTS),
         default="all",
         help="run one part only (operations alone uses its own database, flyclub_bench_ops, and Redis db 7; mobile"
-        " flyclub_bench_mobile and Redis db 10)",
+        " flyclub_bench_mobile and Redis db 10; throughput flyclub_bench_tput and Redis db 6)",
     )
     parser.add_argument("--no-users", action="store_true", help="leave the users part out")
     parser.add_argument("--users-n", type=int, default=80, help="measured users rounds (default 80)")
@@ -197,6 +210,8 @@ def main() -> int:
     parser.add_argument("--mobile-lists-n", type=int, default=200, help="measured Mobile list rounds (default 200)")
     parser.add_argument("--mobile-lists-warmup", type=int, default=10, help="unmeasured list rounds first (10)")
     parser.add_argument("--mobile-max-seconds", type=float, default=120, help="bound of each Mobile measure (120)")
+    parser.add_argument("--tput-seconds", type=float, default=10, help="measured seconds per worker count (10)")
+    parser.add_argument("--tput-clients", type=int, default=16, help="clients calling at once (default 16)")
     parser.add_argument("--webhook-events", type=int, default=1000, help="measured webhook events (default 1000)")
     parser.add_argument("--webhook-warmup", type=int, default=50, help="unmeasured webhook events first (50)")
     parser.add_argument("--webhook-pool", default="threads", help="the worker's pool (default threads)")
@@ -241,6 +256,8 @@ def main() -> int:
         env, world = prepare_bench_database(operations.OPS_DB, operations.OPS_REDIS_URL)
     elif parts == {"mobile"}:
         env, world = prepare_bench_database(mobile.MOBILE_DB, mobile.MOBILE_REDIS_URL)
+    elif parts == {"throughput"}:
+        env, world = prepare_bench_database(throughput.TPUT_DB, throughput.TPUT_REDIS_URL)
     else:
         env, world = prepare_bench_database()
     tokens = query_token = None
@@ -271,10 +288,15 @@ def main() -> int:
             lists_warmup=args.mobile_lists_warmup,
         )
 
-    result = users_result = ops_result = mobile_result = None
+    tput = None
+    if "throughput" in parts:
+        club = ops.made if ops else mobile_bench.made if mobile_bench else None
+        tput = throughput.ThroughputBench(env, made=club, seconds=args.tput_seconds, clients=args.tput_clients)
+
+    result = users_result = ops_result = mobile_result = tput_result = None
     server = Gunicorn(env, workers=args.workers)
     try:
-        client = server.start()
+        client = server.start() if parts - {"throughput"} else None
         if tokens:
             result = measure(client, tokens, n=args.n, warmup=args.warmup, max_seconds=args.max_seconds)
         if users:
@@ -285,6 +307,9 @@ def main() -> int:
             mobile_result = mobile_bench.measure(client, server.port, max_seconds=args.mobile_max_seconds)
     finally:
         server.stop()
+    if tput:
+        # Its own servers (2, then 4 workers), after the others so that they do not share the machine.
+        tput_result = tput.measure()
     total = round(time.monotonic() - run_started, 1)
     if tokens:
         log("counting queries")
@@ -307,31 +332,33 @@ def main() -> int:
         mobile_document["total_run_s"] = total
         written.append(write_results("mobile.json", mobile_document))
         mobile.print_table(mobile_document)
+    if tput:
+        tput_document = tput.document(tput_result)
+        tput_document["total_run_s"] = total
+        written.append(write_results("throughput.json", tput_document))
+        throughput.print_table(tput_document)
     print()
     print(f"load average (1, 5, 15 min) at the end: {machine()['load_average_1_5_15']}")
+    ratios = []  # (what, ratio of medians, goal, SQL queries)
     if tokens:
-        print(f"ratio token/health (median): {result['ratio_median']:.2f}  (goal <= 2.0, stretch 1.5)")
+        ratios.append(("Main GET /token / GET /health", result["ratio_median"], GOALS["token"], None))
     if users:
-        print(f"ratio users all blocks / raw SQL+JSON (median): {users_result['ratio_median']:.2f}  (goal <= 1.5)")
+        ratios.append(("Main GET /users all blocks / SQL+JSON", users_result["ratio_median"], GOALS["users"], None))
     if ops:
         for name in operations.LISTS:
             part = ops_result[name]
-            print(
-                f"ratio {name} / raw SQL+JSON (median): {part['ratio_median']:.2f}  (goal <= 2.0);"
-                f" {part['queries_per_call']} SQL queries a call"
-            )
+            ratios.append((f"Main GET /{name} / SQL+JSON", part["ratio_median"], GOALS[name], part["queries_per_call"]))
     if mobile_bench:
         me = mobile_result["me_vs_health"]
-        print(
-            f"ratio mobile /me / health (median): {me['ratio_median']:.2f}  (goal <= 2.0, as the Main token);"
-            f" SQL queries of /me {me['queries_me']['calls']}"
-        )
+        ratios.append(("Mobile GET /me / GET /health", me["ratio_median"], GOALS["me"], me["queries_me"]["calls"]))
         for name in mobile.LISTS:
             part = mobile_result["lists"][name]
-            print(
-                f"ratio mobile {name} / raw SQL+JSON (median): {part['ratio_median']:.2f}  (goal <= 2.0);"
-                f" {part['queries_per_call']} SQL queries a call"
-            )
+            what = f"Mobile GET /{name} / SQL+JSON"
+            ratios.append((what, part["ratio_median"], GOALS[f"mobile {name}"], part["queries_per_call"]))
+    for what, ratio, goal, queries in ratios:
+        verdict = "ok" if ratio <= goal else "OVER THE GOAL"
+        sql = f"; SQL queries {queries}" if queries is not None else ""
+        print(f"ratio {what} (median): {ratio:.2f}  (goal <= {goal}: {verdict}){sql}")
     names = ", ".join(str(p.relative_to(p.parents[2])) for p in written)
     print(f"\nwritten: {names} (whole run {total}s)")
     return 0

@@ -171,7 +171,7 @@ class Hundredths(Func):
         return self._convert_value_noop
 
     def as_postgresql(self, compiler, connection, **extra):
-        return self.as_sql(compiler, connection, template="(%(expressions)s * 100)::integer", **extra)
+        return self.as_sql(compiler, connection, template="(%(expressions)s * 100)::bigint", **extra)
 
     def as_sqlite(self, compiler, connection, **extra):
         return self.as_sql(compiler, connection, template="CAST(round(%(expressions)s * 100) AS integer)", **extra)

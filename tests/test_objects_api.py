@@ -515,6 +515,21 @@ def test_the_time_summary_comes_from_the_objects_totals(api, org):
     }
 
 
+def test_the_largest_totals_and_limits_the_columns_hold(api, org, frozen_time):
+    """Hours are read as whole hundredths (objects_app.status): the largest values of their columns too."""
+    aircraft = ObjectFactory(organization=org, airborne_minutes=6000, tach_hours=Decimal("9999999999.99"))
+    item(aircraft, name="Far", due_airborne=Decimal("99999999.99"), warning_hours=Decimal("999999.99"))
+
+    body = fetched(api, aircraft, ALL_BLOCKS)
+    assert body["time_summary"]["total"]["tach"] == 9999999999.99
+    assert body["time_summary"]["total"]["tach_formatted"] == "9999999999:59"
+    assert body["maintenance_items"][0]["due_airborne"] == 99999999.99
+    assert body["maintenance_items"][0]["remaining_hours"] == 99999899.99
+    assert body["status"]["remaining_time"]["soft_airborne_formatted"] == "99999899:59"
+    assert body["maintenance_items"][0]["warning_hours"] == 999999.99
+    assert listed(api, include=ALL_BLOCKS)[0] == body
+
+
 def test_a_new_objects_time_summary_is_zero(api, org):
     assert fetched(api, ObjectFactory(organization=org), "time_summary")["time_summary"]["total"] == {
         "airborne": 0.0,

@@ -17,10 +17,12 @@ lookup and both rate counters.
 1. `GET /mobile/v5/me` beside `GET /health`, one at a time, alternating which goes first (as the token part).
 2. Each round, for each list, one page two ways, one right after the other, alternating which goes first:
    - `GET /mobile/v5/bookings?limit=500&date_from=<a year back>&offset=N` (N = 0, 500, 1000, 1500 in turn; the
-     default date_from is today, and the club's year of bookings lies behind it) and
-     `GET /mobile/v5/objects?include=status,active_remarks,time_summary,disclaimer,settings`;
+     default date_from is today, and the club's year of bookings lies behind it),
+     `GET /mobile/v5/objects?include=status,active_remarks,time_summary,disclaimer,settings` and
+     `GET /mobile/v5/flightlogs?limit=500&offset=N` (the club's year of flights, oldest first);
    - the baseline: one psycopg connection, hand-written SQL for the same rows and fields, the same document
-     built in Python (bench/operations_baseline.py's object item for the shared blocks) and written by orjson.
+     built in Python (bench/operations_baseline.py's object item for the shared blocks; the flight log's in
+     bench/mobile_flightlog.py) and written by orjson.
    Every API reply is compared with the baseline's (parsed JSON, links included).
 The SQL queries of each call are counted afterwards (Django test client, a fresh login). Writes
 bench/results/mobile.json.
@@ -34,6 +36,7 @@ import time
 import zoneinfo
 from urllib.parse import urlencode
 
+import mobile_flightlog
 import operations
 import operations_baseline
 from server import HOST, django_script, log, machine, summary_ms
@@ -47,7 +50,7 @@ PAGE = 500
 BOOKING_OFFSETS = (0, PAGE, 2 * PAGE, 3 * PAGE)
 OBJECT_BLOCKS = "status,active_remarks,time_summary,disclaimer,settings"
 OBJECTS_LIMIT = 100  # the list's default limit (document 2): the club's 60 aircraft fit one page
-LISTS = ("bookings", "objects")
+LISTS = ("bookings", "objects", "flightlogs")
 CALLS_PER_LOGIN = 40  # far under the 120 a minute of a login
 CALLS_PER_CLIENT = 150  # far under the 600 a minute of an app client
 ME_MEMBERS = 20  # the /me calls rotate over the logins of this many members
@@ -130,6 +133,8 @@ def bookings_date_from(timezone: str) -> dt.date:
 
 
 def list_query(name: str, offset: int, date_from: dt.date) -> str:
+    if name == "flightlogs":  # no date filter by default: the club's year of flights, oldest first
+        return urlencode({"limit": PAGE, "offset": offset})
     if name == "objects":
         query = {"include": OBJECT_BLOCKS}
         return urlencode({**query, "offset": offset}) if offset else urlencode(query)
@@ -219,6 +224,10 @@ class Baseline:
             arguments = {"org": member.organization_id, "limit": limit + 1, "offset": offset}
             rows = self.conn.execute(BOOKINGS_SQL, {**arguments, "from": self.from_instant}).fetchall()[: limit + 1]
             data = self.bookings(rows[:limit])
+        elif name == "flightlogs":
+            limit = PAGE
+            rows = mobile_flightlog.page_rows(self.conn, member.organization_id, limit=limit, offset=offset)
+            data = [mobile_flightlog.flight_item(row) for row in rows[:limit]]
         else:
             limit = OBJECTS_LIMIT
             arguments = {"org": member.organization_id, "limit": limit + 1, "offset": offset}
@@ -402,7 +411,7 @@ def measure_me(client, budget: Budget, *, n: int, warmup: int, max_seconds: floa
 
 
 def offsets_of(name: str) -> tuple[int, ...]:
-    return BOOKING_OFFSETS if name == "bookings" else (0,)
+    return BOOKING_OFFSETS if name in ("bookings", "flightlogs") else (0,)
 
 
 def measure_lists(client, baseline: Baseline, budget: Budget, *, n: int, warmup: int, max_seconds: float) -> dict:
@@ -510,6 +519,7 @@ class MobileBench:
             "health": "/health",
             "bookings": f"{MOBILE}/bookings?{list_query('bookings', 0, day)}",
             "objects": f"{MOBILE}/objects?{list_query('objects', 0, day)}",
+            "flightlogs": f"{MOBILE}/flightlogs?{list_query('flightlogs', 0, day)}",
         }
 
     def document(self, result: dict, *, workers: int) -> dict:
@@ -528,7 +538,8 @@ class MobileBench:
         return {
             "what": (
                 "GET /mobile/v5/me (member's access token) beside GET /health, alternating; GET /mobile/v5/bookings "
-                "(limit=500, a year of bookings, offsets 0/500/1000/1500) and /objects with every block, each beside "
+                "(limit=500, a year of bookings, offsets 0/500/1000/1500), /objects with every block and /flightlogs "
+                "(limit=500, offsets 0/500/1000/1500), each beside "
                 "one psycopg connection with hand-written SQL building the same document (orjson), alternating"
             ),
             "server": f"gunicorn config.wsgi, {workers} sync workers, 127.0.0.1, PostgreSQL, Redis cache",

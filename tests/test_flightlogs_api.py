@@ -2,7 +2,7 @@
 the flight log off, own objects only, and the cost of a page."""
 
 import datetime as dt
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from django.db import connection
@@ -162,6 +162,45 @@ def test_missing_values_are_null(api, org, aircraft):
     assert data["pilot"] is None
     assert (data["via_route"], data["comment"], data["flight_type"], data["transaction_id"]) == (None,) * 4
     assert (data["is_solo_instruction"], data["daily_check"], data["remark_id"]) == (None, None, None)
+
+
+# (departure, arrival) readings: totals the database computes (flightlog.selectors), which must be the exact
+# differences of §6.6 also where SQLite's floating point is not (a total of 0.01 at 99,999,999), and negative ones.
+READINGS = [
+    ("1233.20", "1234.57"),
+    ("0.10", "0.30"),
+    ("99999999.97", "99999999.98"),
+    ("2045.99", "2047.01"),
+    ("17.05", "17.05"),
+    ("5.00", "3.35"),
+    ("0.01", "12345.67"),
+]
+
+
+def test_readings_and_their_totals_are_exact_on_every_database(api, aircraft):
+    flights = {
+        FlightFactory(
+            object=aircraft,
+            departure_tachometer=Decimal(start),
+            arrival_tachometer=Decimal(end),
+            departure_hobbs=Decimal(end),
+            arrival_hobbs=Decimal(start),
+            uplift_fuel=Decimal(start[-6:]),
+            uplift_oil=Decimal(end[-5:]),
+        ).pk: (Decimal(start), Decimal(end))
+        for start, end in READINGS
+    }
+
+    items = {item["id"]: item for item in api.get("/flightlogs", {"limit": 500}).json()["data"]}
+
+    for pk, (start, end) in flights.items():
+        item, tach, hobbs = items[pk], end - start, start - end
+        assert (item["departure"]["tachometer"], item["arrival"]["tachometer"]) == (float(start), float(end))
+        assert (item["departure"]["hobbs"], item["arrival"]["hobbs"]) == (float(end), float(start))
+        assert item["uplift"] == {"fuel": float(Decimal(str(start)[-6:])), "oil": float(Decimal(str(end)[-5:]))}
+        minutes = {total: int((total * 60).quantize(Decimal(1), ROUND_HALF_UP)) for total in (tach, hobbs)}
+        assert (item["totals"]["tach"], item["totals"]["tach_minutes"]) == (float(tach), minutes[tach]), (start, end)
+        assert (item["totals"]["hobbs"], item["totals"]["hobbs_minutes"]) == (float(hobbs), minutes[hobbs])
 
 
 def test_a_flight_crossing_midnight_has_its_later_times_on_the_next_day(make_api):

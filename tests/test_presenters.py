@@ -15,7 +15,7 @@ from accounts.api.presenters import ExpiryDateTypePresenter, GroupPresenter, Org
 from accounts.api.user_presenters import UserPresenter
 from accounts.models import Member, MemberRole, Membership, UserEmail, UserExpiryDate, UserGroup
 from accounts.selectors import types_with_dates_of
-from apicore.presenters import STRING, Field, Presenter, PresenterContext, Related
+from apicore.presenters import STRING, Field, KeyedRows, Presenter, PresenterContext, Related
 from economy.models import Transaction
 from economy.selectors import member_balance
 from main_api.api_v5 import TokenPresenter
@@ -142,7 +142,7 @@ def test_the_balance_is_the_one_of_the_selectors(org, filled):
     assert member_balance(MemberFactory(organization=org)) == Decimal("0")
 
 
-def test_a_page_costs_two_queries_plus_one_per_related_block_whatever_its_length(org, filled, context):
+def test_a_page_costs_one_query_plus_one_per_related_block_whatever_its_length(org, filled, context):
     for index in range(30):
         MemberFactory(organization=org, user__first_name=f"Bulk{index:02}")
     presenter = UserPresenter(context=context, include=ALL_USER_BLOCKS)
@@ -152,13 +152,24 @@ def test_a_page_costs_two_queries_plus_one_per_related_block_whatever_its_length
             items = presenter.page(members(org), offset=0, limit=limit)
         assert len(items) == limit
         counts[limit] = len(captured)
-    assert counts == {1: 6, 31: 6}  # the page's keys, its rows, emails, user groups, roles, expiry dates
+    assert counts == {1: 5, 31: 5}  # the page, emails, user groups, roles, expiry dates
     with CaptureQueriesContext(connection) as captured:
         UserPresenter(context=context).page(members(org), offset=0, limit=31)
-    assert len(captured) == 2
-    keys, rows = (query["sql"] for query in captured.captured_queries)
-    assert "LIMIT 31" in keys
-    assert "ORDER BY" not in rows  # the rows are put in the keys' order in Python
+    assert len(captured) == 1
+    (page,) = (query["sql"] for query in captured.captured_queries)
+    # The page's keys (the narrow ordered LIMIT) inside the wide read, which repeats their order.
+    assert "LIMIT 31" in page
+    assert page.rstrip().rfind("ORDER BY") > page.find("LIMIT 31")
+
+
+def test_a_page_of_an_order_the_wide_read_cannot_repeat_reads_the_keys_first(org, context):
+    for name in ("Cecilia", "adam", "Bertil"):
+        MemberFactory(organization=org, user__first_name=name, user__last_name="X")
+    presenter = UserPresenter(context=context)
+    with CaptureQueriesContext(connection) as captured:
+        items = presenter.page(members(org).reverse(), offset=0, limit=2)
+    assert [item["first_name"] for item in items] == ["Cecilia", "Bertil"]
+    assert len(captured) == 2  # the keys, then the rows by them
 
 
 def test_pages_follow_the_querysets_order_and_window(org, context):
@@ -352,3 +363,56 @@ def test_block_rows_that_a_json_array_cannot_carry_exactly_are_read_apart(org, d
     with django_assert_num_queries(2):
         items = _due_items(rows).page(BookableObject.objects.filter(pk=obj.pk), offset=0, limit=10)
     assert items == [{"id": obj.pk, "items": [[Decimal("101.25")]]}]
+
+
+# --- GeneratedItems and KeyedRows (docs/decisions.md §1.34) --------------------------------------------------
+
+
+class ReaderUserPresenter(Presenter):
+    """UserPresenter's declarations read by the readers of Presenter itself (no generated function, the keys
+    first, one query per Related)."""
+
+    fields = UserPresenter.fields
+    blocks = UserPresenter.blocks
+
+
+def test_generated_items_are_the_readers_items(org, filled, context):
+    MemberFactory(organization=org, user__first_name="Bare")
+    for include, exclude in ((ALL_USER_BLOCKS, ()), (["email", "roles"], ["username", "membership"]), ((), ())):
+        generated = UserPresenter(context=context, include=include, exclude=exclude)
+        read = ReaderUserPresenter(context=context, include=include, exclude=exclude)
+        assert generated.page(members(org), offset=0, limit=10) == read.page(members(org), offset=0, limit=10)
+        assert generated.page(members(org), offset=1, limit=1) == read.page(members(org), offset=1, limit=1)
+        one = members(org).filter(pk=filled.pk)
+        assert generated.one(one) == read.one(one)
+    assert UserPresenter(context=context).page(members(org), offset=5, limit=10) == []
+
+
+def test_the_rows_of_a_keys_query_are_the_querysets_rows(org):
+    for name in ("Cecilia", "adam", "Bertil", "david"):
+        MemberFactory(organization=org, user__first_name=name, user__last_name="X")
+    order = (Lower("user__name"), "user_id")
+    reader = KeyedRows(
+        lambda keys: Member.objects.filter(pk__in_keys=keys).order_by(*order).values_list("pk", "user__name")
+    )
+    keys_query = members(org).values_list("pk", flat=True)
+    expected = list(members(org).values_list("pk", "user__name")[1:3])
+    assert reader.rows_in(keys_query, offset=1, limit=2) == expected  # compiled once, run with each page's query
+    assert reader.rows_in(keys_query, offset=0, limit=1) == list(members(org).values_list("pk", "user__name")[:1])
+    assert reader.rows_in(keys_query, offset=9, limit=2) == []
+    assert reader.rows_in(members(org).none().values_list("pk", flat=True), offset=0, limit=5) == []
+    with pytest.raises(ValueError):
+        reader.rows_in(keys_query[:2], offset=0, limit=2)
+    keys = [key for key, _name in expected]
+    assert sorted(reader.rows(keys)) == sorted(expected)
+
+
+def test_a_process_keeps_a_bounded_number_of_shapes(org, filled, context, monkeypatch):
+    from apicore import presenters
+
+    monkeypatch.setattr(presenters, "SHAPES_KEPT", 0)
+    monkeypatch.setattr(presenters.GeneratedItems, "_builders", {})
+    monkeypatch.setattr(presenters.GeneratedItems, "_wide_rows", {})
+    item = UserPresenter(context=context, include=["roles"]).page(members(org), offset=0, limit=1)
+    assert item[0]["roles"] == ReaderUserPresenter(context=context, include=["roles"]).one(members(org))["roles"]
+    assert presenters.GeneratedItems._builders == {} and presenters.GeneratedItems._wide_rows == {}

@@ -21,6 +21,8 @@ from apicore.presenters import (
     Block,
     Expr,
     Field,
+    GeneratedItems,
+    KeyedRows,
     Presenter,
     Related,
     array,
@@ -47,38 +49,51 @@ def _money(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
 
 
-# --- Related blocks: one query per page each ------------------------------------------------------------
+# --- Related blocks: one query per page each, compiled once (KeyedRows) -----------------------------------
+
+_EMAIL_ROWS = KeyedRows(
+    lambda user_ids: (
+        UserEmail.objects.filter(user_id__in_keys=user_ids)
+        .order_by("user_id", "position")
+        .values_list("user_id", "address", "invalid", "invalid_reason")
+    )
+)
+_GROUP_ROWS = KeyedRows(
+    lambda member_ids: (
+        Member.user_groups.through.objects.filter(member_id__in_keys=member_ids)
+        .order_by("member_id", Lower("usergroup__name"), "usergroup_id")
+        .values_list("member_id", "usergroup_id", "usergroup__name")
+    )
+)
+_ROLE_ROWS = KeyedRows(
+    lambda member_ids: MemberRole.objects.filter(member_id__in_keys=member_ids).values_list("member_id", "role")
+)
+_EXPIRY_DATE_ROWS = KeyedRows(
+    lambda member_ids: (
+        UserExpiryDate.objects.filter(member_id__in_keys=member_ids)
+        .order_by("member_id", Lower("type__name"), "type_id")
+        .values_list("member_id", "type_id", "type__name", "expiry_date")
+    )
+)
 
 
 def _emails(_model, user_ids, _context):
-    rows = UserEmail.objects.filter(user_id__in=user_ids).order_by("user_id", "position")
-    for user_id, address, invalid, reason in rows.values_list("user_id", "address", "invalid", "invalid_reason"):
+    for user_id, address, invalid, reason in _EMAIL_ROWS.rows(user_ids):
         yield user_id, {"address": address, "invalid": invalid, "invalid_reason": reason or None}
 
 
 def _user_groups(_model, member_ids, _context):
-    rows = (
-        Member.user_groups.through.objects.filter(member_id__in=member_ids)
-        .order_by("member_id", Lower("usergroup__name"), "usergroup_id")
-        .values_list("member_id", "usergroup_id", "usergroup__name")
-    )
-    for member_id, group_id, name in rows:
+    for member_id, group_id, name in _GROUP_ROWS.rows(member_ids):
         yield member_id, {"id": group_id, "name": name}
 
 
 def _roles(_model, member_ids, _context):
-    rows = MemberRole.objects.filter(member_id__in=member_ids).values_list("member_id", "role")
-    yield from sorted(rows, key=lambda row: (row[0], ROLE_ORDER[row[1]]))
+    return sorted(_ROLE_ROWS.rows(member_ids), key=lambda row: (row[0], ROLE_ORDER[row[1]]))
 
 
 def _expiry_dates(_model, member_ids, context):
-    rows = (
-        UserExpiryDate.objects.filter(member_id__in=member_ids)
-        .order_by("member_id", Lower("type__name"), "type_id")
-        .values_list("member_id", "type_id", "type__name", "expiry_date")
-    )
     today = context.today
-    for member_id, type_id, name, expiry_date in rows:
+    for member_id, type_id, name, expiry_date in _EXPIRY_DATE_ROWS.rows(member_ids):
         yield (
             member_id,
             {
@@ -94,7 +109,8 @@ EMAIL = obj(address=STRING, invalid=BOOLEAN, invalid_reason=NULLABLE_TEXT)
 USER_EXPIRY_DATE = obj(id=INTEGER, name=STRING, expiry_date=DATE, expired=BOOLEAN)
 
 
-class UserPresenter(Presenter):
+class UserPresenter(GeneratedItems, Presenter):
+    rows_by_keys = True  # the endpoints annotate nothing the presenter reads
     fields = {
         "id": Field(INTEGER, "user_id"),
         "username": Field(STRING, "user__username"),

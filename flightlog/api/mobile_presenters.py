@@ -11,8 +11,8 @@ from apicore.presenters import (
     BOOLEAN,
     INTEGER,
     Field,
+    GeneratedItems,
     Presenter,
-    minutes_between_column,
     nullable,
     obj,
     text_or_none,
@@ -25,6 +25,7 @@ from .presenters import (
     NULLABLE_DATETIME,
     NULLABLE_NUMBER,
     NULLABLE_TEXT,
+    TOTALS_COLUMNS,
     FlightPresenter,
     crew_field,
     totals,
@@ -41,18 +42,16 @@ MOBILE_TOTALS = obj(
 MOBILE_TOTAL_NAMES = tuple(MOBILE_TOTALS["properties"])
 
 
-def _airport(icao: str | None, name: str | None) -> dict | None:
-    return None if icao is None else {"icao": icao, "name": name}
-
-
-def mobile_totals(block, airborne, tach_start, tach_end) -> dict:
+def mobile_totals(block, airborne, tach, tach_minutes) -> dict:
     """Main v5's totals without hobbs: hours and whole minutes, null when one of the two readings is missing."""
-    every = totals(block, airborne, tach_start, tach_end, None, None)
+    every = totals(block, airborne, tach, None, tach_minutes, None)
     return {name: every[name] for name in MOBILE_TOTAL_NAMES}
 
 
-class MobileFlightPresenter(Presenter):
+class MobileFlightPresenter(GeneratedItems, Presenter):
     """An item of GET /mobile/v5/flightlogs and /flightlogs/{id} (a FlightLogEntry)."""
+
+    rows_by_keys = True  # the endpoints annotate nothing the presenter reads
 
     fields = {
         # The same as Main v5's flight: id, date, object {id, registration, organization}, flight_type.
@@ -64,7 +63,7 @@ class MobileFlightPresenter(Presenter):
             utc_text("blockoff_at"),
             utc_text("takeoff_at"),
             compute=lambda icao, name, blockoff, takeoff: {
-                "airport": _airport(icao, name),
+                "airport": None if icao is None else {"icao": icao, "name": name},
                 "blockoff_at": blockoff,
                 "takeoff_at": takeoff,
             },
@@ -76,7 +75,7 @@ class MobileFlightPresenter(Presenter):
             utc_text("landing_at"),
             utc_text("blockon_at"),
             compute=lambda icao, name, landing, blockon: {
-                "airport": _airport(icao, name),
+                "airport": None if icao is None else {"icao": icao, "name": name},
                 "landing_at": landing,
                 "blockon_at": blockon,
             },
@@ -89,10 +88,7 @@ class MobileFlightPresenter(Presenter):
         "is_solo_instruction": Field(nullable(BOOLEAN), "is_solo_instruction"),
         "totals": Field(
             MOBILE_TOTALS,
-            minutes_between_column("blockoff_at", "blockon_at"),
-            minutes_between_column("takeoff_at", "landing_at"),
-            "departure_tachometer",
-            "arrival_tachometer",
+            *(TOTALS_COLUMNS[index] for index in (0, 1, 2, 4)),  # block, airborne, tach and its minutes
             compute=mobile_totals,
         ),
         "number_of_flights": Field(INTEGER, "number_of_flights"),

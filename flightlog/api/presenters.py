@@ -1,11 +1,13 @@
 """Presenters of the flight log (Main API v5): a flight, a flight type, a user's approved flight types.
 
-A page of flights is its rows (the points in time written as text by the database, the transaction id a
-sub-select) and one query per crew role for the page's crew members: joining pilot, instructor and scout
-with their logins and organizations made a read of 15 tables, which PostgreSQL plans slowly on every call.
+A page of flights is its rows (the points in time written as text by the database, the readings as floats and
+their totals computed by it, the transaction id a sub-select) and one query for the page's crew members of the
+three roles (docs/decisions.md §6.12): joining pilot, instructor and scout with their logins and organizations
+made a read of 15 tables, which PostgreSQL plans slowly on every call. Items are built by a generated function
+and a page is one statement (apicore.presenters.GeneratedItems, docs/decisions.md §1.34).
 """
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from accounts.api.presenters import full_name
 from accounts.models import Member
@@ -20,6 +22,8 @@ from apicore.presenters import (
     STRING,
     Expr,
     Field,
+    GeneratedItems,
+    KeyedRows,
     Presenter,
     Related,
     array,
@@ -31,7 +35,16 @@ from apicore.presenters import (
     utc_text,
 )
 
-from ..selectors import CREW_HIDDEN, approved_types, first_transaction_id
+from ..selectors import (
+    CREW_HIDDEN,
+    DateText,
+    ReadingFloat,
+    ReadingHours,
+    ReadingMinutes,
+    WholeMinutes,
+    approved_types,
+    first_transaction_id,
+)
 from ..totals import reading_difference
 
 NULLABLE_NUMBER = nullable(NUMBER)
@@ -57,17 +70,12 @@ def number(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
 
 
-def _airport(icao: str | None, name: str | None) -> dict | None:
-    return None if icao is None else {"icao": icao, "name": name}
-
-
 def _airport_columns(path: str) -> tuple[str, str]:
     return f"{path}__icao", f"{path}__name"
 
 
-def _crew_members(_model, member_ids, _context):
-    """(member id, crew entry) of the page's crew members of one role; one query."""
-    rows = Member.objects.filter(pk__in_keys=member_ids).values_list(
+_CREW_ROWS = KeyedRows(
+    lambda member_ids: Member.objects.filter(pk__in_keys=member_ids).values_list(
         "pk",
         "user_id",
         *name_columns("user"),
@@ -75,6 +83,12 @@ def _crew_members(_model, member_ids, _context):
         "organization_id",
         "organization__name",
     )
+)
+
+
+def _crew_members(_model, member_ids, _context):
+    """(member id, crew entry) of the page's crew members of one role; one query."""
+    rows = _CREW_ROWS.rows(member_ids)
     for member_id, user_id, name, first_name, particle, last_name, username, number_, org_id, org_name in rows:
         yield (
             member_id,
@@ -95,38 +109,79 @@ def crew_field(role: str) -> Field:
     return Field(CREW, CREW_HIDDEN, related=Related(f"{role}_id", load=_crew_members), compute=_crew)
 
 
-def _hours_of_minutes(minutes: int | None) -> float | None:
-    return None if minutes is None else round(minutes / 60, 2)
+_WHOLE = Decimal(1)
 
 
 def _minutes_of_hours(hours: Decimal | None) -> int | None:
-    return None if hours is None else int((hours * 60).quantize(Decimal(1), rounding="ROUND_HALF_UP"))
+    """Minutes of a reading total: times 60, rounded half up."""
+    return None if hours is None else int((hours * 60).quantize(_WHOLE, ROUND_HALF_UP))
 
 
-def totals(block, airborne, tach_start, tach_end, hobbs_start, hobbs_end) -> dict:
-    """The flight's totals (docs/decisions.md §6.6 "Totals") from its block and airborne minutes (computed by the
-    database, null
-    when a time is missing) and its meter readings: a total is null when one of its two readings is missing."""
-    tach = reading_difference(tach_start, tach_end)
-    hobbs = reading_difference(hobbs_start, hobbs_end)
+def reading(path: str) -> Expr:
+    """A meter reading or an uplift (two decimals) as a float, read by the database (flightlog.selectors)."""
+    return Expr(f"{path}_float", lambda: ReadingFloat(path), read=lambda obj: number(getattr(obj, path)))
+
+
+def reading_hours(start: str, end: str) -> Expr:
+    """The total of two readings (§6.6: the exact difference, null when one is missing) as a float."""
+    return Expr(
+        f"{start}_{end}_hours",
+        lambda: ReadingHours(start, end),
+        read=lambda obj: number(reading_difference(getattr(obj, start), getattr(obj, end))),
+    )
+
+
+def reading_minutes(start: str, end: str) -> Expr:
+    """The total of two readings in whole minutes (§6.6: times 60, rounded half up)."""
+    return Expr(
+        f"{start}_{end}_minutes",
+        lambda: ReadingMinutes(start, end),
+        read=lambda obj: _minutes_of_hours(reading_difference(getattr(obj, start), getattr(obj, end))),
+    )
+
+
+def totals(block, airborne, tach, hobbs, tach_minutes, hobbs_minutes) -> dict:
+    """The flight's totals (docs/decisions.md §6.6 "Totals"): block and airborne minutes and the readings' totals,
+    computed by the database (null when a time or a reading is missing); the hours of minutes here."""
     return {
-        "block": _hours_of_minutes(block),
-        "airborne": _hours_of_minutes(airborne),
-        "tach": number(tach),
-        "hobbs": number(hobbs),
+        "block": None if block is None else round(block / 60, 2),
+        "airborne": None if airborne is None else round(airborne / 60, 2),
+        "tach": tach,
+        "hobbs": hobbs,
         "block_minutes": block,
         "airborne_minutes": airborne,
-        "tach_minutes": _minutes_of_hours(tach),
-        "hobbs_minutes": _minutes_of_hours(hobbs),
+        "tach_minutes": tach_minutes,
+        "hobbs_minutes": hobbs_minutes,
     }
 
 
-class FlightPresenter(Presenter):
+def whole_minutes(start: str, end: str) -> Expr:
+    """apicore.presenters.minutes_between_column (the same annotation and value), read as the database's integer
+    (flightlog.selectors.WholeMinutes)."""
+    column = minutes_between_column(start, end)
+    return Expr(column.name, lambda: WholeMinutes(start, end), read=column.read)
+
+
+DATE_TEXT = Expr("date_text", lambda: DateText("date"), read=lambda obj: iso_date(obj.date))
+
+TOTALS_COLUMNS = (
+    whole_minutes("blockoff_at", "blockon_at"),
+    whole_minutes("takeoff_at", "landing_at"),
+    reading_hours("departure_tachometer", "arrival_tachometer"),
+    reading_hours("departure_hobbs", "arrival_hobbs"),
+    reading_minutes("departure_tachometer", "arrival_tachometer"),
+    reading_minutes("departure_hobbs", "arrival_hobbs"),
+)
+
+
+class FlightPresenter(GeneratedItems, Presenter):
     """An item of GET /flightlogs and GET /flightlogs/{id} (a FlightLogEntry)."""
+
+    rows_by_keys = True  # the endpoints annotate nothing the presenter reads
 
     fields = {
         "id": Field(INTEGER, "id"),
-        "date": Field(DATE, "date", compute=iso_date),
+        "date": Field(DATE, DATE_TEXT),
         "object": Field(
             obj(id=INTEGER, registration=STRING, organization=REF),
             "object_id",
@@ -156,14 +211,14 @@ class FlightPresenter(Presenter):
             *_airport_columns("departure_airport"),
             utc_text("blockoff_at"),
             utc_text("takeoff_at"),
-            "departure_tachometer",
-            "departure_hobbs",
+            reading("departure_tachometer"),
+            reading("departure_hobbs"),
             compute=lambda icao, name, blockoff, takeoff, tach, hobbs: {
-                "airport": _airport(icao, name),
+                "airport": None if icao is None else {"icao": icao, "name": name},
                 "blockoff_at": blockoff,
                 "takeoff_at": takeoff,
-                "tachometer": number(tach),
-                "hobbs": number(hobbs),
+                "tachometer": tach,
+                "hobbs": hobbs,
             },
         ),
         "via_route": Field(NULLABLE_TEXT, "via_route", compute=text_or_none),
@@ -178,14 +233,14 @@ class FlightPresenter(Presenter):
             *_airport_columns("arrival_airport"),
             utc_text("landing_at"),
             utc_text("blockon_at"),
-            "arrival_tachometer",
-            "arrival_hobbs",
+            reading("arrival_tachometer"),
+            reading("arrival_hobbs"),
             compute=lambda icao, name, landing, blockon, tach, hobbs: {
-                "airport": _airport(icao, name),
+                "airport": None if icao is None else {"icao": icao, "name": name},
                 "landing_at": landing,
                 "blockon_at": blockon,
-                "tachometer": number(tach),
-                "hobbs": number(hobbs),
+                "tachometer": tach,
+                "hobbs": hobbs,
             },
         ),
         "crew_hidden": Field(BOOLEAN, CREW_HIDDEN),
@@ -195,20 +250,11 @@ class FlightPresenter(Presenter):
         "is_solo_instruction": Field(nullable(BOOLEAN), "is_solo_instruction"),
         "uplift": Field(
             obj(fuel=NULLABLE_NUMBER, oil=NULLABLE_NUMBER),
-            "uplift_fuel",
-            "uplift_oil",
-            compute=lambda fuel, oil: {"fuel": number(fuel), "oil": number(oil)},
+            reading("uplift_fuel"),
+            reading("uplift_oil"),
+            compute=lambda fuel, oil: {"fuel": fuel, "oil": oil},
         ),
-        "totals": Field(
-            TOTALS,
-            minutes_between_column("blockoff_at", "blockon_at"),
-            minutes_between_column("takeoff_at", "landing_at"),
-            "departure_tachometer",
-            "arrival_tachometer",
-            "departure_hobbs",
-            "arrival_hobbs",
-            compute=totals,
-        ),
+        "totals": Field(TOTALS, *TOTALS_COLUMNS, compute=totals),
         "number_of_flights": Field(INTEGER, "number_of_flights"),
         "daily_check": Field(nullable(BOOLEAN), "daily_check"),
         "comment": Field(NULLABLE_TEXT, "comment", compute=text_or_none),

@@ -119,6 +119,35 @@ class UtcText(Func):
         )
 
 
+class SortableUtcText(Func):
+    """A point in time as fixed-width UTC text with microseconds, `2026-11-20T10:05:00.000000Z`, or NULL: such
+    texts order as their points in time do, so a reply compares them with now's text (utc_sortable_text)
+    without making a datetime of each (a page's 1,000 datetimes cost ~8 ms in the driver and Django)."""
+
+    output_field = CharField()
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return self.as_sql(
+            compiler,
+            connection,
+            template="""to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')""",
+            **extra,
+        )
+
+    def as_sqlite(self, compiler, connection, **extra):
+        # Django's SQLite text has the fraction only when it is not zero ("...:SS" or "...:SS.ffffff").
+        (value,) = _compiled_columns(self, compiler, connection)
+        return (
+            f"replace(substr({value}, 1, 19), ' ', 'T') || '.' || substr(substr({value}, 21) || '000000', 1, 6) || 'Z'",
+            [],
+        )
+
+
+def utc_sortable_text(value):
+    """A datetime as SortableUtcText writes it, or None."""
+    return None if value is None else value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 class MinutesBetween(Func):
     """Whole minutes from the first point in time to the second (rounded half away from zero), or NULL."""
 

@@ -29,7 +29,17 @@ from django.db.models.query import ValuesListIterable
 
 from apicore import clock
 from apicore.clock import utc_iso, zone
-from apicore.database import STATEMENTS, Compiled, MinutesBetween, NotComposable, RowsForKeys, UtcText, WithBlockRows
+from apicore.database import (
+    STATEMENTS,
+    Compiled,
+    MinutesBetween,
+    NotComposable,
+    RowsForKeys,
+    SortableUtcText,
+    UtcText,
+    WithBlockRows,
+    utc_sortable_text,
+)
 
 # --- JSON Schema types (OpenAPI 3.1 dialect) --------------------------------------------------------------
 
@@ -458,6 +468,16 @@ def _annotation(path: str, suffix: str) -> str:
 def utc_text(path: str) -> Expr:
     """The point in time at `path` as `*_at` text, written by the database (apicore.database.UtcText)."""
     return Expr(_annotation(path, "utc"), lambda: UtcText(path), read=lambda obj: utc_iso(read_path(obj, path)))
+
+
+def sortable_utc_text(path: str) -> Expr:
+    """The point in time at `path` as fixed-width UTC text with microseconds (apicore.database.SortableUtcText):
+    compared with another such text as the points in time are; `text[:19] + "Z"` is utc_text's."""
+    return Expr(
+        _annotation(path, "sortable"),
+        lambda: SortableUtcText(path),
+        read=lambda obj: utc_sortable_text(read_path(obj, path)),
+    )
 
 
 def local_from_utc_text(text: str | None, zone_name: str) -> str | None:

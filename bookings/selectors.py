@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from accounts.models import User, UserEmail
 from accounts.models.user import NAME_COLUMNS, full_name_of
@@ -24,36 +24,58 @@ def mobile_text(country_code: str | None, prefix: str | None, number: str | None
     return f"+{country_code} {digits}" if country_code else digits
 
 
-def people_of(user_ids) -> list[tuple[int, dict]]:
+PERSON_COLUMNS = (
+    "pk",
+    *NAME_COLUMNS,
+    "email_visible",
+    "emails__address",
+    "mobile_visible",
+    "mobile_country_code",
+    "mobile_initial_number",
+    "mobile_number",
+)
+NUMBER_COLUMNS = ("members__organization_id", "members__member_number")
+
+
+def people_rows(user_ids: list, *, member_numbers: bool = False) -> QuerySet:
+    """The rows of people_of: each login joined to its addresses (at most two; a sub-select per login would
+    scan the small address table once per login), by address position; with `member_numbers` also joined to
+    its memberships, then in organization order."""
+    order = ("emails__position", "members__organization_id") if member_numbers else ("emails__position",)
+    columns = (*PERSON_COLUMNS, *NUMBER_COLUMNS) if member_numbers else PERSON_COLUMNS
+    return User.objects.filter(pk__in_keys=user_ids).order_by(*order).values_list(*columns)
+
+
+def people_of(user_ids, *, member_numbers: bool = False) -> list[tuple[int, dict]]:
     """(login id, {id, name, email, mobile}) of the logins as a booking shows its booker and student: email
-    (the first address) and mobile null where the person hides them. Two queries."""
-    user_ids = list(user_ids)
-    first_email: dict[int, str] = {}
-    for user_id, address in emails_of(user_ids):
-        first_email.setdefault(user_id, address)
-    rows = User.objects.filter(pk__in_keys=user_ids).values_list(
-        "pk",
-        *NAME_COLUMNS,
-        "email_visible",
-        "mobile_country_code",
-        "mobile_initial_number",
-        "mobile_number",
-        "mobile_visible",
-    )
-    people = []
-    for user_id, name, first, particle, last, username, email_visible, cc, prefix, number, mobile_visible in rows:
-        people.append(
-            (
-                user_id,
-                {
-                    "id": user_id,
-                    "name": full_name_of(name or "", first or "", particle or "", last or "", username),
-                    "email": first_email.get(user_id) if email_visible else None,
-                    "mobile": mobile_text(cc, prefix, number) if mobile_visible else None,
-                },
-            )
-        )
-    return people
+    (the first address) and mobile null where the person hides them. One query (people_rows) for a page's
+    people, a few hundred at most, each once however many bookings they have.
+
+    With `member_numbers`, each person also has `numbers`, {organization id: member number} of every
+    membership in organization order, from the same query."""
+    rows = people_rows(list(user_ids), member_numbers=member_numbers)
+    return people_from_rows(rows, member_numbers=member_numbers)
+
+
+def people_from_rows(rows, *, member_numbers: bool = False) -> list[tuple[int, dict]]:
+    """people_of's people from people_rows' rows (which the API reads by a statement compiled once)."""
+    people: dict[int, dict] = {}
+    # Rows come by address position (then organization): a login's first row has its first address, and its
+    # first rows (of that address) each of its memberships in organization order.
+    for user_id, name, first, particle, last, username, email_visible, email, mobile_visible, *rest in rows:
+        person = people.get(user_id)
+        if person is None:
+            person = people[user_id] = {
+                "id": user_id,
+                "name": full_name_of(name or "", first or "", particle or "", last or "", username),
+                "email": email if email_visible else None,
+                "mobile": mobile_text(*rest[:3]) if mobile_visible else None,
+            }
+            if member_numbers:
+                person["numbers"] = {}
+        if member_numbers and rest[3] is not None:
+            person["numbers"].setdefault(rest[3], rest[4])
+    return list(people.items())
 
 
 def ends_on_or_after(day: dt.date, timezone_name: str) -> Q:

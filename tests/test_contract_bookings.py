@@ -9,10 +9,10 @@ class TestBookings(EndpointContract):
     module = "bookings"
     lists = True
     factory = BookingFactory
-    queries = {"GET": 4}
+    queries = {"GET": 2}
 
 
 class TestBooking(TestBookings):
     path = "/bookings/{id}"
     lists = False
-    queries = {"GET": 3}
+    queries = {"GET": 2}

@@ -29,7 +29,7 @@ class TestBookings(_Bookings):
     methods = ("GET", "POST")
     lists = True
     shaped = ("GET",)  # a write's reply takes neither include nor exclude
-    queries = {"GET": 5, "POST": 20}
+    queries = {"GET": 2, "POST": 16}
 
     def make(self, organization):
         """Tomorrow, on an object of its own (nothing overlaps)."""
@@ -47,7 +47,7 @@ class TestBooking(TestBookings):
     path = "/bookings/{id}"
     methods = ("GET",)
     lists = False
-    queries = {"GET": 4}
+    queries = {"GET": 2}
 
 
 class _MemberBooking(_Bookings):
@@ -70,9 +70,9 @@ class TestBookingCut(_MemberBooking):
 
     path = "/bookings/{id}/cut"
     starts_in = dt.timedelta(minutes=-30)
-    queries = {"POST": 23}
+    queries = {"POST": 21}
 
 
 class TestBookingCancel(_MemberBooking):
     path = "/bookings/{id}/cancel"
-    queries = {"POST": 20}
+    queries = {"POST": 18}

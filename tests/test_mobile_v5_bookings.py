@@ -45,6 +45,10 @@ READS = [("GET", ROUTES["bookings"]), ("GET", ROUTES["booking"])]
 WRITES = [("POST", ROUTES["bookings"]), ("POST", ROUTES["booking-cut"]), ("POST", ROUTES["booking-cancel"])]
 
 
+def ms(milliseconds: int) -> dt.timedelta:
+    return dt.timedelta(milliseconds=milliseconds)
+
+
 def address(route: str, pk: int) -> str:
     return route.replace("<id:pk>", str(pk))
 
@@ -161,6 +165,12 @@ def test_empty_values_are_null(api, club, member, aircraft, now):
         (at(11), at(13), True, False, True, True),  # going on
         (at(12, 0), at(13), True, False, False, True),  # began this minute: nothing to cut yet
         (at(10), at(12), False, True, False, False),  # ended at 12:00, now is 12:00:00.25
+        # Times with a fraction of a second, on either side of now (compared to the microsecond, not the
+        # second: the reply's texts show whole seconds).
+        (at(12) + ms(100), at(13), True, False, False, True),  # began 0.15 s ago
+        (at(12) + ms(300), at(13), False, False, False, True),  # begins in 0.05 s
+        (at(11), at(12) + ms(200), False, True, False, False),  # ended 0.05 s ago
+        (at(11), at(12) + ms(300), True, False, True, True),  # ends in 0.05 s
     ],
 )
 def test_state_and_permissions_follow_the_clock(
@@ -359,7 +369,9 @@ def test_the_lists_query_count_is_the_same_for_one_and_many_rows(
         )
     api.get("/me")  # the token's rows cached alike for both counts
 
-    with django_assert_num_queries(13):
+    # The token and the login, the page, its people (bookers, students and creators with their email addresses
+    # and member numbers) in one query, the total.
+    with django_assert_num_queries(5):
         response = api.get("/bookings?include_total=true")
 
     assert len(response.json()["data"]) == rows

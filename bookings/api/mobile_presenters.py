@@ -11,9 +11,10 @@ bookings are never hidden. A fixed number of queries per page, whatever its leng
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import lru_cache, partial
 
-from accounts.models import Member
 from apicore import clock
+from apicore.database import utc_sortable_text
 from apicore.presenters import (
     BOOLEAN,
     DATETIME,
@@ -22,19 +23,22 @@ from apicore.presenters import (
     REF,
     STRING,
     Field,
+    GeneratedItems,
+    KeyedRows,
     Presenter,
     PresenterContext,
     Related,
-    local_text,
+    local_from_utc_text,
     nullable,
     obj,
+    sortable_utc_text,
     text_or_none,
     utc_text,
 )
 from objects_app.api.presenters import category_ref
 
 from .. import rules
-from ..selectors import people_of
+from ..selectors import people_from_rows, people_rows
 from .presenters import TIMEZONE, _hours
 
 NULLABLE_TEXT = nullable(STRING)
@@ -50,74 +54,86 @@ PERMISSIONS = obj(can_edit=BOOLEAN, can_cancel=BOOLEAN, can_cut=BOOLEAN, queue_a
 CREATOR = obj(id=INTEGER, name=NULLABLE_TEXT)
 
 
+# The people's statement with their member numbers, compiled once per process.
+PEOPLE = KeyedRows(partial(people_rows, member_numbers=True))
+
+
 def _people(_model, user_ids, _context):
-    return people_of(user_ids)
+    """(login id, person with `numbers`) of the page's people (bookers, students and creators, whose Relateds
+    share this load): one query, bookings.selectors.people_of's with every membership's number."""
+    return people_from_rows(PEOPLE.rows(list(user_ids)), member_numbers=True)
 
 
-def _member_numbers(_model, user_ids, _context):
-    """(login id, (organization id, member number)) of every membership of the page's people: one query."""
-    rows = Member.objects.filter(user_id__in_keys=list(user_ids)).order_by("user_id", "organization_id")
-    return [
-        (user_id, (organization_id, number))
-        for user_id, organization_id, number in rows.values_list("user_id", "organization_id", "member_number")
-    ]
-
-
-def _number_for(numbers, object_organization_id, member_organization_id) -> str | None:
-    by_organization = dict(numbers)
+def _number_for(numbers: dict, object_organization_id, member_organization_id) -> str | None:
+    """The member number in the object's organization, else in the member's, else the person's first."""
     for organization_id in (object_organization_id, member_organization_id):
-        if organization_id in by_organization:
-            return by_organization[organization_id] or None
-    return (numbers[0][1] or None) if numbers else None
+        if organization_id in numbers:
+            return numbers[organization_id] or None
+    return (next(iter(numbers.values())) or None) if numbers else None
 
 
+# Booker, student and creator share their load: one query for the page's people (GeneratedItems).
 USER_PEOPLE = Related("user_id", load=_people)
-USER_NUMBERS = Related("user_id", load=_member_numbers)
 STUDENT_PEOPLE = Related("student_id", load=_people)
-STUDENT_NUMBERS = Related("student_id", load=_member_numbers)
 CREATOR_PEOPLE = Related("created_by_id", load=_people)
 
-# The columns that decide what a booking is to the member (is_own, details_hidden, permissions).
-WHO = ("user_id", "student_id", "created_by_id", "object__organization__booking_hide_booker_details")
-WHEN = ("start_at", "end_at")
+# The columns that decide whether a booking's people are hidden from the member (details_hidden).
+WHO = ("user_id", "student_id", "object__organization__booking_hide_booker_details")
+# Start and end as sortable UTC text: compared with now's text, no datetime is made for a row.
+START, END = sortable_utc_text("start_at"), sortable_utc_text("end_at")
 
 
-def _member(context):
-    return context.caller.member
+@dataclass(frozen=True)
+class BookingContext(PresenterContext):
+    """The presenter context with one "now" for the whole reply (is_active_now, is_passed, permissions), and
+    what every row asks of the member, read once: their login, their organization and whether it hides who
+    booked."""
+
+    now: dt.datetime | None = None
+
+    def __post_init__(self):
+        now = self.now or clock.now()
+        member = self.caller.member if self.caller is not None else None
+        facts = {
+            "now": now,
+            "now_text": utc_sortable_text(now),
+            "member": member,
+            "user_id": None if member is None else member.user_id,
+            "member_organization_id": None if member is None else member.organization_id,
+            "member_hides": bool(member is not None and member.organization.booking_hide_booker_details),
+        }
+        for name, value in facts.items():
+            object.__setattr__(self, name, value)  # a frozen dataclass: set once, here
 
 
-def _own(member, user_id, student_id) -> bool:
-    return member.user_id in (user_id, student_id)
+def _own(context, user_id, student_id) -> bool:
+    return context.user_id in (user_id, student_id)
 
 
-def _hidden(context, user_id, student_id, created_by_id, owner_hides) -> bool:
-    member = _member(context)
-    hides = owner_hides or member.organization.booking_hide_booker_details
-    return bool(hides) and not _own(member, user_id, student_id)
+def _hidden(context, user_id, student_id, owner_hides) -> bool:
+    return bool(owner_hides or context.member_hides) and context.user_id not in (user_id, student_id)
 
 
-def _person(context, people, numbers, user_id, student_id, created_by_id, owner_hides, object_organization_id):
+def _person(context, people, user_id, student_id, owner_hides, object_organization_id):
     if not people:
         return None
     person = people[0]
-    if _hidden(context, user_id, student_id, created_by_id, owner_hides):
+    if _hidden(context, user_id, student_id, owner_hides):
         return {"id": person["id"], "name": None, "member_number": None, "email": None, "mobile": None}
-    number = _number_for(numbers, object_organization_id, _member(context).organization_id)
     return {
         "id": person["id"],
         "name": person["name"],
-        "member_number": number,
+        "member_number": _number_for(person["numbers"], object_organization_id, context.member_organization_id),
         "email": person["email"],
         "mobile": person["mobile"],
     }
 
 
-def _creator(context, people, user_id, student_id, created_by_id, owner_hides):
+def _creator(context, people, user_id, student_id, owner_hides):
     if not people:
         return None
     person = people[0]
-    hidden = _hidden(context, user_id, student_id, created_by_id, owner_hides)
-    return {"id": person["id"], "name": None if hidden else person["name"]}
+    return {"id": person["id"], "name": None if _hidden(context, user_id, student_id, owner_hides) else person["name"]}
 
 
 def _object(id_, registration, category, organization_id, organization_name):
@@ -129,29 +145,42 @@ def _object(id_, registration, category, organization_id, organization_name):
     }
 
 
-@dataclass(frozen=True)
-class BookingContext(PresenterContext):
-    """The presenter context with one "now" for the whole reply (is_active_now, is_passed, permissions)."""
-
-    now: dt.datetime | None = None
+def _utc(text: str) -> str:
+    """utc_text's text of a sortable text: whole seconds."""
+    return f"{text[:19]}Z"
 
 
-def _now(context) -> dt.datetime:
-    return getattr(context, "now", None) or clock.now()
+@lru_cache(maxsize=4096)
+def _local(text: str, zone_name: str) -> str:
+    """The local time of a sortable text, remembered as bookings.api.presenters.local_time is."""
+    return local_from_utc_text(_utc(text), zone_name)
 
 
-class _Times:
-    """start_at and end_at of a row, for the rules' permission checks."""
-
-    __slots__ = ("created_by_id", "end_at", "start_at", "user_id")
-
-    def __init__(self, start_at, end_at, user_id, created_by_id):
-        self.start_at, self.end_at, self.user_id, self.created_by_id = start_at, end_at, user_id, created_by_id
+def _moment(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text)
 
 
-def _permissions(context, start_at, end_at, user_id, created_by_id, queue_allowed):
-    member, now = _member(context), _now(context)
-    booking = _Times(start_at, end_at, user_id, created_by_id)
+class _Booking:
+    """What the rules read of a booking (bookings.rules.may_cancel, may_cut); its start and end become
+    datetimes only when a rule reads them (the member's own bookings)."""
+
+    __slots__ = ("_end", "_start", "created_by_id", "user_id")
+
+    def __init__(self, start, end, user_id, created_by_id):
+        self._start, self._end, self.user_id, self.created_by_id = start, end, user_id, created_by_id
+
+    @property
+    def start_at(self) -> dt.datetime:
+        return _moment(self._start)
+
+    @property
+    def end_at(self) -> dt.datetime:
+        return _moment(self._end)
+
+
+def _permissions(context, start, end, user_id, created_by_id, queue_allowed):
+    member, now = context.member, context.now
+    booking = _Booking(start, end, user_id, created_by_id)
     can_cancel = rules.may_cancel(member, booking, now=now)
     return {
         "can_edit": can_cancel,
@@ -161,13 +190,15 @@ def _permissions(context, start_at, end_at, user_id, created_by_id, queue_allowe
     }
 
 
-class MobileBookingPresenter(Presenter):
+class MobileBookingPresenter(GeneratedItems, Presenter):
+    rows_by_keys = True  # the page's keys come from the scoped queryset; its rows are read by them alone
+
     fields = {
         "id": Field(INTEGER, "id"),
-        "start_at": Field(DATETIME, utc_text("start_at")),
-        "end_at": Field(DATETIME, utc_text("end_at")),
-        "start_local": local_text("start_at", TIMEZONE),
-        "end_local": local_text("end_at", TIMEZONE),
+        "start_at": Field(DATETIME, START, compute=_utc),
+        "end_at": Field(DATETIME, END, compute=_utc),
+        "start_local": Field(DATETIME, START, TIMEZONE, compute=_local),
+        "end_local": Field(DATETIME, END, TIMEZONE, compute=_local),
         "timezone": Field(STRING, TIMEZONE),
         "object": Field(
             OBJECT,
@@ -182,7 +213,7 @@ class MobileBookingPresenter(Presenter):
             nullable(PERSON),
             *WHO,
             "object__organization_id",
-            related=(USER_PEOPLE, USER_NUMBERS),
+            related=USER_PEOPLE,
             compute=_person,
             uses_context=True,
         ),
@@ -190,23 +221,22 @@ class MobileBookingPresenter(Presenter):
             nullable(PERSON),
             *WHO,
             "object__organization_id",
-            related=(STUDENT_PEOPLE, STUDENT_NUMBERS),
+            related=STUDENT_PEOPLE,
             compute=_person,
             uses_context=True,
         ),
         "type": Field(STRING, "type"),
         "is_primary": Field(BOOLEAN, "is_primary"),
         "is_queue": Field(BOOLEAN, "is_primary", compute=lambda primary: not primary),
-        "is_own": Field(
-            BOOLEAN, "user_id", "student_id", compute=lambda c, u, s: _own(_member(c), u, s), uses_context=True
-        ),
-        "is_student": Field(BOOLEAN, "student_id", compute=lambda c, s: _member(c).user_id == s, uses_context=True),
-        "is_active_now": Field(BOOLEAN, *WHEN, compute=lambda c, s, e: s <= _now(c) < e, uses_context=True),
-        "is_passed": Field(BOOLEAN, "end_at", compute=lambda c, e: e <= _now(c), uses_context=True),
+        "is_own": Field(BOOLEAN, "user_id", "student_id", compute=_own, uses_context=True),
+        "is_student": Field(BOOLEAN, "student_id", compute=lambda c, s: c.user_id == s, uses_context=True),
+        "is_active_now": Field(BOOLEAN, START, END, compute=lambda c, s, e: s <= c.now_text < e, uses_context=True),
+        "is_passed": Field(BOOLEAN, END, compute=lambda c, e: e <= c.now_text, uses_context=True),
         "details_hidden": Field(BOOLEAN, *WHO, compute=_hidden, uses_context=True),
         "permissions": Field(
             PERMISSIONS,
-            *WHEN,
+            START,
+            END,
             "user_id",
             "created_by_id",
             "object__queue_allowed",

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.run-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install install-run run test lint format bench bench-users clean
+.PHONY: install install-run run test lint format bench bench-users bench-growth clean
 
 # uv (from PyPI) installs in a few seconds what pip takes a minute for; pip does it where uv cannot be had.
 define install_requirements
@@ -56,6 +56,10 @@ bench: install
 ## GET /main/v5/users?limit=500 with every block on 2,000 members, beside hand-written SQL (bench/README.md).
 bench-users: install
 	$(BIN)/python bench/users_list.py
+
+## The same list pages on the 60-aircraft club at 1x and 10x its history: p50 within 1.2x (bench/README.md).
+bench-growth: install
+	$(BIN)/python bench/growth.py
 
 clean:
 	rm -rf $(VENV) var

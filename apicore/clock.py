@@ -42,6 +42,13 @@ def local_midnight(day: dt.date, timezone_name: str) -> dt.datetime | None:
         return None
 
 
+@functools.lru_cache(maxsize=8192)
+def local_date_of_utc_text(utc_text: str, timezone_name: str) -> str:
+    """The local date (YYYY-MM-DD) in an IANA zone of a point in time written as `*_at` text (UtcText). Kept per
+    process: a list shows the same rows (an object's remarks) on every call."""
+    return dt.datetime.fromisoformat(utc_text).astimezone(zone(timezone_name)).date().isoformat()
+
+
 def utc_iso(value: dt.datetime | None) -> str | None:
     """A point in time as the APIs write `*_at`: UTC, whole seconds, with Z."""
     if value is None:

@@ -18,6 +18,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -26,8 +27,9 @@ from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import ValuesListIterable
 
+from apicore import clock
 from apicore.clock import utc_iso, zone
-from apicore.database import MinutesBetween, UtcText
+from apicore.database import STATEMENTS, Compiled, MinutesBetween, NotComposable, RowsForKeys, UtcText, WithBlockRows
 
 # --- JSON Schema types (OpenAPI 3.1 dialect) --------------------------------------------------------------
 
@@ -72,6 +74,16 @@ class PresenterContext:
     organization: Any = None
     today: dt.date | None = None
     caller: Any = None
+    # today_in's answers of this reply, by zone.
+    _days: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def today_in(self, zone_name: str) -> dt.date:
+        """Today in an IANA zone (an item's organization's), once per reply and zone: a page of 60 objects asks
+        120 times."""
+        day = self._days.get(zone_name)
+        if day is None:
+            day = self._days[zone_name] = clock.today_in(zone_name)
+        return day
 
 
 @dataclass(frozen=True)
@@ -88,7 +100,9 @@ class Expr:
 Column = str | Expr
 
 
-@dataclass(frozen=True)
+# Compared and hashed by identity (eq=False): the values that share one load name the same object, and a page
+# looks each one up once a row.
+@dataclass(frozen=True, eq=False)
 class Related:
     """A block made of rows of another table, loaded for the whole page in one query.
 
@@ -98,7 +112,23 @@ class Related:
     """
 
     key: Column
-    load: Callable[[type, list, PresenterContext], Iterable[tuple[Any, Any]]]
+    load: Callable[[type, list, PresenterContext], Iterable[tuple[Any, Any]]] | None = None
+    # Or the block's rows as a queryset: `rows(keys)` is a `values_list` of the key, then the element's values,
+    # in the block's order, filtered by `keys` with apicore.database.among (a list, or a sub-select of a page's
+    # keys); `element(values)` makes an element of one row's values (a sequence; without `element`, the element is
+    # that sequence). A page whose statement is compiled once (Presenter.keyed_page) then reads these rows in the
+    # same statement (apicore.database.WithBlockRows); elsewhere they are one query (compiled once,
+    # apicore.database.RowsForKeys).
+    rows: Callable[[Any], QuerySet] | None = None
+    element: Callable[[Any], Any] | None = None
+
+    def __post_init__(self):
+        if (self.load is None) == (self.rows is None):
+            raise TypeError("a Related has either load or rows")
+        if self.rows is not None:
+            reader, element = RowsForKeys(self.rows), self.element or _same
+            load = lambda _model, keys, _context: ((row[0], element(row[1:])) for row in reader(keys))  # noqa: E731
+            object.__setattr__(self, "load", load)
 
 
 def _same(value: Any) -> Any:
@@ -197,6 +227,9 @@ class Presenter:
         self.columns = list(columns.values())
         self._positions = {name: index for index, name in enumerate(columns)}
         self._readers = [(name, self._row_reader(name, value)) for name, value in self.values]
+        # The blocks' rows can come with the item's own statement: every Related included is a queryset.
+        relateds = self._relateds()
+        self._reads_block_rows = bool(relateds) and all(related.rows is not None for related in relateds)
 
     # --- the interface --------------------------------------------------------------------------------
 
@@ -208,11 +241,20 @@ class Presenter:
         joins of the wide read from the page's rows (primary key lookups); with the keys as a sub-select it
         plans a semi join after joining every row of the organization (docs/decisions.md §1.2 "Pages in two
         statements"). The
-        wide rows are put in the keys' order here, so that read needs no sort of its own."""
+        wide rows are put in the keys' order here, so that read needs no sort of its own.
+
+        A presenter of short lists (keys_first False) reads a page in one statement, with the rows of its blocks
+        where they are declared as querysets (Related.rows; apicore.database.WithBlockRows)."""
         if limit <= 0:
             return []
         if not self.keys_first:
-            return self._present(queryset.model, self._rows(queryset, window=(offset, offset + limit)))
+            window = (offset, offset + limit)
+            if not self._reads_block_rows:
+                return self._present(queryset.model, self._rows(queryset, window=window))
+            connection = connections[queryset.db]
+            return self._present_statement(
+                self._statement(self._values(queryset, window=window), connection), connection
+            )
         keys = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
         if not keys:
             return []
@@ -222,10 +264,29 @@ class Presenter:
         rows.sort(key=lambda row: position[row[0]])
         return self._present(queryset.model, [row[1:] for row in rows])
 
+    def keyed_page(self, key: tuple, build: Callable[[], QuerySet], *, offset: int, limit: int) -> list[dict]:
+        """`page` of the queryset `build()` makes, where `key` determines that queryset (its text and parameters:
+        apicore.views.ListEndpoint.statement_key). A page in one statement (keys_first False) is then compiled
+        once per key, window and the presenter's shape in each process (apicore.database.STATEMENTS), the
+        queryset built that once. A page in two statements is read as `page` reads it."""
+        if self.keys_first or limit <= 0:
+            return self.page(build(), offset=offset, limit=limit)
+        window = (offset, offset + limit)
+        statement, connection = STATEMENTS.get(
+            (*key, type(self), tuple(self._positions), window),
+            lambda connection: self._statement(self._values(build(), window=window), connection),
+        )
+        return self._present_statement(statement, connection)
+
     def one(self, queryset: QuerySet) -> dict | None:
-        """The item of a queryset filtered to one row, or None."""
-        rows = self._rows(queryset.order_by()[:1])
-        return self._present(queryset.model, rows)[0] if rows else None
+        """The item of a queryset filtered to one row, or None: one statement with the rows of its blocks where
+        they are declared as querysets (as a page of short lists)."""
+        if not self._reads_block_rows:
+            rows = self._rows(queryset.order_by()[:1])
+            return self._present(queryset.model, rows)[0] if rows else None
+        connection = connections[queryset.db]
+        items = self._present_statement(self._statement(self._values(queryset.order_by()[:1]), connection), connection)
+        return items[0] if items else None
 
     def render(self, obj: Any) -> dict:
         """An object already in memory: its columns are read as attributes (a Related block: one query)."""
@@ -254,15 +315,57 @@ class Presenter:
     def _rows(self, queryset: QuerySet, *, with_key: bool = False, window: tuple[int, int] | None = None) -> list:
         """Tuples of the presenter's columns (with the row's key first when `with_key`), rows start .. end of
         the ordered queryset when a `window` is given."""
+        return list(self._values(queryset, with_key=with_key, window=window))
+
+    def _values(self, queryset: QuerySet, *, with_key: bool = False, window: tuple[int, int] | None = None):
+        """The `values_list` queryset of `_rows`."""
         expressions = {column.name: column.build() for column in self.columns if isinstance(column, Expr)}
         if expressions:
             queryset = queryset.annotate(**expressions)
         names = [_column_name(column) for column in self.columns]
         rows = queryset.values_list(*(["pk", *names] if with_key else names))
-        return list(rows if window is None else rows[window[0] : window[1]])
+        return rows if window is None else rows[window[0] : window[1]]
 
-    def _present(self, model: type, rows: list[tuple]) -> list[dict]:
-        related = self._load_related(model, rows)
+    def _relateds(self) -> list[Related]:
+        """The Related loads of the values included, each once, in their order."""
+        return list(dict.fromkeys(related for _name, value in self.values for related in value.relateds))
+
+    def _statement(self, values: QuerySet, connection) -> Compiled:
+        """The compiled statement of a `_values` queryset: with its blocks' rows where all are declared as
+        querysets (Related.rows) and can come with it, else alone (the blocks are then read apart)."""
+        if self._reads_block_rows:
+            blocks = [(self._positions[_column_name(related.key)], related.rows) for related in self._relateds()]
+            try:
+                return WithBlockRows(values, blocks, connection)
+            except NotComposable:
+                pass
+        return Compiled(values, connection)
+
+    def _present_statement(self, statement: Compiled, connection) -> list[dict]:
+        """The items of a statement's rows (`_statement`), with its blocks' rows when it read them."""
+        if not isinstance(statement, WithBlockRows):
+            return self._present(statement.model, statement.rows(connection))
+        rows, blocks = statement.rows(connection)
+        if not rows:
+            return []
+        loaded: dict[Related, dict] = {}
+        for related, per_row in zip(self._relateds(), blocks, strict=True):
+            position, element = self._positions[_column_name(related.key)], related.element
+            if element is None:
+                loaded[related] = {
+                    row[position]: elements for row, elements in zip(rows, per_row, strict=True) if elements
+                }
+            else:
+                loaded[related] = {
+                    row[position]: [element(values) for values in elements]
+                    for row, elements in zip(rows, per_row, strict=True)
+                    if elements
+                }
+        return self._present(statement.model, rows, loaded)
+
+    def _present(self, model: type, rows: list[tuple], related: dict | None = None) -> list[dict]:
+        if related is None:
+            related = self._load_related(model, rows)
         items = []
         for row in rows:
             items.append({name: read(row, related) for name, read in self._readers})
@@ -289,43 +392,50 @@ class Presenter:
 
     def _row_reader(self, name: str, value: Value) -> Callable[[tuple, dict], Any]:
         """A function of (row, loaded related elements) giving the value, made once per presenter."""
-        positions, compute, context = self._positions, value.compute, self.context
+        positions, compute = self._positions, value.compute
+        if value.uses_context:
+            compute = partial(compute, self.context)
+        indexes = [positions[_column_name(column)] for column in value.columns]
         if value.relateds:
             sources = [(related, positions[_column_name(related.key)]) for related in value.relateds]
-            if not value.columns and len(sources) == 1:
+            if not indexes and len(sources) == 1:
                 ((related_, position),) = sources
                 if compute is _same:
                     return lambda row, loaded: loaded[related_].get(row[position], [])
                 return lambda row, loaded: compute(loaded[related_].get(row[position], ()))
-            indexes_ = [positions[_column_name(column)] for column in value.columns]
-            if len(sources) == 1 and not value.uses_context:
-                # The common case (a person and their email addresses), without the general loop below.
+            columns_of = _tuple_getter(indexes)
+            if len(sources) == 1:
+                # The common cases (a person and their email addresses; an object's status from its maintenance
+                # items and remarks), without the general loop below.
                 ((related_, position),) = sources
-                getter = itemgetter(*indexes_)
-                if len(indexes_) == 1:
-                    return lambda row, loaded: compute(loaded[related_].get(row[position], ()), getter(row))
-                return lambda row, loaded: compute(loaded[related_].get(row[position], ()), *getter(row))
-
-            def read(row, loaded):
-                elements = [loaded[related_].get(row[position], []) for related_, position in sources]
-                columns_ = [row[index] for index in indexes_]
-                if value.uses_context:
-                    return compute(context, *elements, *columns_)
-                return compute(*elements, *columns_)
-
-            return read
-        indexes = [positions[_column_name(column)] for column in value.columns]
+                return lambda row, loaded: compute(loaded[related_].get(row[position], ()), *columns_of(row))
+            if len(sources) == 2:
+                (first, first_position), (second, second_position) = sources
+                return lambda row, loaded: compute(
+                    loaded[first].get(row[first_position], ()),
+                    loaded[second].get(row[second_position], ()),
+                    *columns_of(row),
+                )
+            return lambda row, loaded: compute(
+                *(loaded[related_].get(row[position], ()) for related_, position in sources), *columns_of(row)
+            )
         if len(indexes) == 1:
             (index,) = indexes
             if compute is _same:
                 return lambda row, _related: row[index]
-            if value.uses_context:
-                return lambda row, _related: compute(context, row[index])
             return lambda row, _related: compute(row[index])
         getter = itemgetter(*indexes)
-        if value.uses_context:
-            return lambda row, _related: compute(context, *getter(row))
         return lambda row, _related: compute(*getter(row))
+
+
+def _tuple_getter(indexes: list[int]) -> Callable[[tuple], tuple]:
+    """The values at `indexes` of a row, as a tuple (also of one or none)."""
+    if not indexes:
+        return lambda row: ()
+    if len(indexes) == 1:
+        (index,) = indexes
+        return lambda row: (row[index],)
+    return itemgetter(*indexes)
 
 
 # --- helpers for declarations -----------------------------------------------------------------------------
@@ -436,10 +546,11 @@ class GeneratedItems:
 
         return _kept(GeneratedItems._wide_rows, key, lambda: KeyedRows(build))
 
-    def _present(self, model: type, rows: list[tuple]) -> list[dict]:
+    def _present(self, model: type, rows: list[tuple], related: dict | None = None) -> list[dict]:
         if not rows:
             return []
-        related = self._load_related(model, rows)
+        if related is None:
+            related = self._load_related(model, rows)
         return self._item_builder()(rows, related, self.context)
 
     def _row_reader(self, name: str, value: Value) -> None:
@@ -503,7 +614,8 @@ def _repeatable_order(queryset: QuerySet) -> tuple | None:
 
 
 def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]) -> Callable:
-    """`build(rows, loaded, context)`: the items of rows, as Presenter._row_reader's readers give them."""
+    """`build(rows, loaded, context)`: the items of rows, as Presenter._row_reader's readers give them (a compute
+    of several Relateds gets () for a key without elements, as they give it)."""
     namespace: dict[str, Any] = {}
     relateds: dict[Related, str] = {}
 
@@ -525,28 +637,23 @@ def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]
     for name, value in values:
         columns = [column(column_) for column_ in value.columns]
         compute = value.compute
+        # As _row_reader: a value that uses the context gets it first (and is never the plain column).
+        context = ["context"] if value.uses_context else []
+        plain = compute is _same and not value.uses_context
         if value.relateds:
-            sources = [(related_name(r), column(r.key)) for r in value.relateds]
-            if not value.columns and len(sources) == 1:
+            sources = [(related_name(related), column(related.key)) for related in value.relateds]
+            if not columns and len(sources) == 1 and plain:
                 ((loaded, key),) = sources
-                if compute is _same:
-                    expression = f"({loaded}.get({key}) or [])"
-                else:
-                    expression = f"{bind('_compute', compute)}({loaded}.get({key}, ()))"
-            elif len(sources) == 1 and not value.uses_context:
-                ((loaded, key),) = sources
-                expression = f"{bind('_compute', compute)}({loaded}.get({key}, ()), {', '.join(columns)})"
+                expression = f"{loaded}.get({key}, [])"
             else:
-                elements = ", ".join(f"{loaded}.get({key}, [])" for loaded, key in sources)
-                arguments = ", ".join(["context"] * value.uses_context + [elements, *columns])
-                expression = f"{bind('_compute', compute)}({arguments})"
-        elif compute is _same:
+                elements = [f"{loaded}.get({key}, ())" for loaded, key in sources]
+                expression = f"{bind('_compute', compute)}({', '.join([*context, *elements, *columns])})"
+        elif plain:
             (expression,) = columns
         elif compute is text_or_none and not value.uses_context:
             expression = f"({columns[0]} or None)"
         else:
-            arguments = ", ".join(["context"] * value.uses_context + columns)
-            expression = f"{bind('_compute', compute)}({arguments})"
+            expression = f"{bind('_compute', compute)}({', '.join([*context, *columns])})"
         entries.append(f"{name!r}: {expression}")
     loads = "".join(f"    {loaded} = loaded[_key{index}]\n" for index, loaded in enumerate(relateds.values()))
     source = f"def build(rows, loaded, context):\n{loads}    return [{{{', '.join(entries)}}} for row in rows]\n"

@@ -26,5 +26,8 @@ class ApiJSONRenderer(JSONRenderer):
         except orjson.JSONEncodeError:
             # What orjson refuses and json accepts (integers beyond 64 bits, keys that are not strings).
             return super().render(data, accepted_media_type, renderer_context)
-        # As DRF: U+2028 and U+2029 escaped, so that the document is also valid JavaScript.
+        # As DRF: U+2028 and U+2029 escaped, so that the document is also valid JavaScript. Both begin with the
+        # byte E2 in UTF-8: a reply without it (most: ä, å, ö are C3 ..) is not searched twice (~0.3 ms of 100 kB).
+        if b"\xe2" not in body:
+            return body
         return body.replace("\u2028".encode(), b"\\u2028").replace("\u2029".encode(), b"\\u2029")

@@ -334,6 +334,10 @@ class ListEndpoint(Endpoint):
     paging = Paging()
     # An optional parameter that chooses the order: (name, OrderParameter).
     order_parameter: tuple[str, OrderParameter] | None = None
+    # True where the list's rows depend on nothing but the caller's organization, the address and the query's
+    # parameters (no "today", no other caller's value, no filter with a default): its page statement is then
+    # compiled once per organization and query in each process (statement_key) instead of on every call.
+    statement_cache = False
 
     @classmethod
     def parameters_for(cls, method: str) -> dict[str, Parameter]:
@@ -366,21 +370,47 @@ class ListEndpoint(Endpoint):
         """More `meta` fields of a flavour's list (the Mobile API's balance); see list_meta_for."""
         return {}
 
+    def statement_key(self) -> tuple | None:
+        """What determines the page's statement where `statement_cache` allows it: the endpoint, the
+        organization, the address's arguments and the query's parameters (as given: their values decide the
+        filters, the order, the page and the blocks); None otherwise."""
+        if not self.statement_cache or any(filter_.default is not None for filter_ in self.filters.values()):
+            return None
+        return (
+            type(self),
+            getattr(self.organization, "pk", None),
+            tuple(sorted(self.kwargs.items())),
+            tuple(sorted((name, tuple(values)) for name, values in self.request.query_params.lists())),
+        )
+
     def get(self, request, *args, **kwargs):
         """List the items."""
         params = self.query()
         presenter = self.make_presenter(params)
         limit, offset = params.get("limit", self.paging.default_limit), params.get("offset", 0)
-        queryset = self.filter_queryset(self.get_queryset(), params).order_by(*self.get_ordering(params))
+        built: list[QuerySet] = []
+
+        def queryset() -> QuerySet:
+            if not built:
+                built.append(self.filter_queryset(self.get_queryset(), params).order_by(*self.get_ordering(params)))
+            return built[0]
+
+        key = self.statement_key()
+        if key is None:
+            queryset()  # built outside the prepared statements, as a filter may read while it is built
         # One row more than asked tells whether there is a next page, without counting.
         with prepared_statements():
-            items = presenter.page(queryset, offset=offset, limit=limit + 1)
+            if key is None:
+                items = presenter.page(queryset(), offset=offset, limit=limit + 1)
+            else:
+                items = presenter.keyed_page(key, queryset, offset=offset, limit=limit + 1)
         has_more = len(items) > limit
         items = items[:limit]
         meta = {"count": len(items), "limit": limit, "offset": offset, "has_more": has_more}
         if params.get("include_total"):
-            meta["total"] = queryset.count()
-        meta.update(self.extra_meta(queryset, params))
+            meta["total"] = queryset().count()
+        if type(self).extra_meta is not ListEndpoint.extra_meta:  # (the queryset is built only for it)
+            meta.update(self.extra_meta(queryset(), params))
         next_url = self.next_link(offset + limit) if has_more else None
         return Response(self.flavour.list_body(self, items, meta, next_url))
 

@@ -176,19 +176,13 @@ NUMBERS_SQL = """
 SELECT user_id, organization_id, member_number FROM accounts_member WHERE user_id = ANY(%(ids)s)
  ORDER BY user_id, organization_id
 """
-OBJECTS_SQL = f"""
-SELECT o.id, o.registration, o.category, o.type_designator, o.type_name, o.comment, org.id, org.name, o.active,
-       o.has_status, o.airborne_minutes, org.timezone,
-       coalesce((SELECT max(r.category) FROM objects_app_remark r WHERE r.object_id = o.id AND r.state <> 'closed'), 0),
-       o.use_expected_airborne, o.force_expected_time, o.max_booking_length,
-       o.block_minutes, o.tach_hours, o.landings,
-       o.thumbnail, o.thumbnail_small_source, o.thumbnail_small, o.disclaimer_headline, o.disclaimer_text
-  FROM objects_app_bookableobject o
-  JOIN accounts_organization org ON org.id = o.organization_id
- WHERE {VISIBLE_ACTIVE}
- ORDER BY (o.organization_id <> %(org)s), o.category, lower(o.registration), o.id
- LIMIT %(limit)s OFFSET %(offset)s
-"""
+# The operations part's one statement (operations_baseline.objects_sql) with the Mobile fields and the calendar's
+# order: own objects first.
+OBJECTS_SQL = operations_baseline.objects_sql(
+    columns=", o.thumbnail, o.thumbnail_small_source, o.thumbnail_small, o.disclaimer_headline, o.disclaimer_text",
+    where=VISIBLE_ACTIVE.replace("o.", "{t}."),
+    order="({t}.organization_id <> %(org)s), {t}.category, lower({t}.registration), {t}.id",
+)
 
 
 class Member:
@@ -207,11 +201,13 @@ class Baseline:
     def __init__(self, database_url: str, member: Member, base_address: str, date_from: dt.date, timezone: str):
         import orjson
         import psycopg
+        import psycopg.types.json
 
         self.dumps = orjson.dumps
         self.conn = psycopg.connect(database_url, autocommit=True)
         self.conn.execute("SET TIME ZONE 'UTC'")
         self.conn.execute("SET join_collapse_limit = 1")
+        psycopg.types.json.set_json_loads(orjson.loads, self.conn)
         self.member = member
         self.base_address = base_address
         self.date_from = date_from
@@ -236,13 +232,7 @@ class Baseline:
             limit = OBJECTS_LIMIT
             arguments = {"org": member.organization_id, "limit": limit + 1, "offset": offset}
             rows = self.conn.execute(OBJECTS_SQL, arguments).fetchall()
-            ids = [row[0] for row in rows[:limit]]
-            items, remarks = {}, {}
-            for item in self.conn.execute(operations_baseline.MAINTENANCE_SQL, {"ids": ids}).fetchall():
-                items.setdefault(item[0], []).append(item)
-            for remark in self.conn.execute(operations_baseline.ACTIVE_REMARKS_SQL, {"ids": ids}).fetchall():
-                remarks.setdefault(remark[0], []).append(remark)
-            data = [self.object_item(row, items.get(row[0], []), remarks.get(row[0], [])) for row in rows[:limit]]
+            data = [self.object_item(row) for row in rows[:limit]]
         has_more = len(rows) > limit
         next_link = f"{self.base_address}/{name}?{list_query(name, offset + limit, self.date_from)}"
         document = {
@@ -340,10 +330,11 @@ class Baseline:
             return None
         return {"id": row[0], "name": None if hidden else operations_baseline.full_name(*row[1:6])}
 
-    def object_item(self, row, items: list, remarks: list) -> dict:
-        main = operations_baseline.object_item(row[:19], items, remarks, self.zones)
+    def object_item(self, row) -> dict:
+        # OBJECTS_SQL's row: the operations part's 18 columns, the 5 Mobile ones, then the items and remarks.
+        main = operations_baseline.object_item((*row[:18], *row[23:]), self.zones)
         category, designator, type_name = row[2], row[3], row[4]
-        picture, source, small, headline, text = row[19:]
+        picture, source, small, headline, text = row[18:23]
         aircraft = category == 0
         return {
             "id": main["id"],

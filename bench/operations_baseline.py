@@ -278,30 +278,62 @@ def booking_item(row, zones: Zones) -> dict:
     }
 
 
-OBJECTS_SQL = f"""
-SELECT o.id, o.registration, o.category, o.type_designator, o.type_name, o.comment, org.id, org.name, o.active,
-       o.has_status, o.airborne_minutes, org.timezone,
-       coalesce((SELECT max(r.category) FROM objects_app_remark r WHERE r.object_id = o.id AND r.state <> 'closed'), 0),
-       o.use_expected_airborne, o.force_expected_time, o.max_booking_length,
-       o.block_minutes, o.tach_hours, o.landings
-  FROM objects_app_bookableobject o
-  JOIN accounts_organization org ON org.id = o.organization_id
- WHERE o.id IN ({VISIBLE})
- ORDER BY o.category, lower(o.registration), o.id
- LIMIT %(limit)s OFFSET %(offset)s
+# The objects page in one statement (docs/decisions.md §12.10): the page's objects first (a CTE), then their
+# maintenance items and their remarks not closed, each read once for the page's objects and aggregated per object
+# in the block's order (json_agg), joined to the page; numbers of hours as text (exact Decimals in Python), a
+# remark's local date by the database. The highest category of the remarks not closed is that of the active
+# remarks read here. `columns`: more columns of the object (the Mobile part's); `where` and `order` name the
+# object's table `{t}` (o in the CTE, page outside).
+OBJECT_COLUMNS = (
+    "o.id, o.registration, o.category, o.type_designator, o.type_name, o.comment, o.organization_id, "
+    "org.name AS organization_name, o.active, o.has_status, o.airborne_minutes, org.timezone, "
+    "o.use_expected_airborne, o.force_expected_time, o.max_booking_length, o.block_minutes, o.tach_hours, o.landings"
+)
+
+
+def objects_sql(*, where: str, order: str, columns: str = "") -> str:
+    return f"""
+WITH page AS (
+    SELECT {OBJECT_COLUMNS}{columns}
+      FROM objects_app_bookableobject o
+      JOIN accounts_organization org ON org.id = o.organization_id
+     WHERE {where.format(t="o")}
+     ORDER BY {order.format(t="o")}
+     LIMIT %(limit)s OFFSET %(offset)s
+), items AS (
+    SELECT m.object_id,
+           json_agg(json_build_array(m.id, m.name, m.due_date, m.due_airborne::text, m.hard_airborne::text,
+                                     m.warning_days, m.warning_hours::text)
+                    ORDER BY m.due_date NULLS LAST, lower(m.name), m.id) AS items
+      FROM page p JOIN objects_app_maintenanceitem m ON m.object_id = p.id
+     GROUP BY m.object_id
+), remarks AS (
+    SELECT r.object_id,
+           json_agg(json_build_array(r.id, to_char(r.created_at AT TIME ZONE p.timezone, 'YYYY-MM-DD'), r.description,
+                                     r.category, u.id, u.name, u.first_name, u.last_name_particle, u.last_name,
+                                     u.username)
+                    ORDER BY r.created_at DESC, r.id DESC) AS remarks
+      FROM page p JOIN objects_app_remark r ON r.object_id = p.id AND r.state <> 'closed'
+      LEFT JOIN accounts_user u ON u.id = r.created_by_id
+     GROUP BY r.object_id
+)
+SELECT page.*, items.items, remarks.remarks
+  FROM page
+  LEFT JOIN items ON items.object_id = page.id
+  LEFT JOIN remarks ON remarks.object_id = page.id
+ ORDER BY {order.format(t="page")}
 """
-MAINTENANCE_SQL = """
-SELECT object_id, id, name, due_date, due_airborne, hard_airborne, warning_days, warning_hours
-  FROM objects_app_maintenanceitem WHERE object_id = ANY(%(ids)s)
- ORDER BY object_id, due_date NULLS LAST, lower(name), id
-"""
-ACTIVE_REMARKS_SQL = """
-SELECT r.object_id, r.id, r.created_at, r.description, r.category,
-       u.id, u.name, u.first_name, u.last_name_particle, u.last_name, u.username
-  FROM objects_app_remark r LEFT JOIN accounts_user u ON u.id = r.created_by_id
- WHERE r.object_id = ANY(%(ids)s) AND r.state <> 'closed'
- ORDER BY r.object_id, r.created_at DESC, r.id DESC
-"""
+
+
+OBJECTS_SQL = objects_sql(
+    where="{t}.organization_id = %(org)s OR {t}.id IN "
+    "(SELECT s.object_id FROM objects_app_objectshare s WHERE s.organization_id = %(org)s)",
+    order="{t}.category, lower({t}.registration), {t}.id",
+)
+
+
+def _decimal(text: str | None) -> Decimal | None:
+    return None if text is None else Decimal(text)
 
 
 def _item_status(due_date, due_airborne, hard_airborne, warning_days, warning_hours, airborne_minutes, today):
@@ -322,17 +354,25 @@ def _nearest(minutes: list) -> tuple:
     return hours2(least / SIXTY), hm(least)
 
 
-def object_item(row, items: list, remarks: list, zones: Zones) -> dict:
+def object_item(row, zones: Zones) -> dict:
+    """An object of OBJECTS_SQL's row (its 18 columns, then the JSON of its items and of its active remarks)."""
     (
         id_, registration, category, designator, type_name, comment, org_id, org_name, active,
-        has_status, airborne_minutes, timezone, remarks_category,
-        use_expected, force_expected, max_length, block_minutes, tach_hours, landings,
-    ) = row  # fmt: skip
+        has_status, airborne_minutes, timezone,
+        use_expected, force_expected, max_length, block_minutes, tach_hours, landings, item_rows, remark_rows,
+    ) = row[:20]  # fmt: skip
+    items = [
+        (item_id, name, None if due_date is None else dt.date.fromisoformat(due_date), _decimal(due), _decimal(hard),
+         warn_days, Decimal(warn_hours))
+        for item_id, name, due_date, due, hard, warn_days, warn_hours in item_rows or ()
+    ]  # fmt: skip
+    remarks = remark_rows or ()
+    remarks_category = max((remark[3] for remark in remarks), default=0)
     today = dt.datetime.now(zones(timezone)).date()
-    statuses = [_item_status(*item[3:], airborne_minutes, today) for item in items]
+    statuses = [_item_status(*item[2:], airborne_minutes, today) for item in items]
     if has_status:
-        soft = [item[4] * SIXTY - airborne_minutes for item in items if item[4] is not None]
-        hard = [item[5] * SIXTY - airborne_minutes for item in items if item[5] is not None]
+        soft = [item[3] * SIXTY - airborne_minutes for item in items if item[3] is not None]
+        hard = [item[4] * SIXTY - airborne_minutes for item in items if item[4] is not None]
         soft_hours, soft_text = _nearest(soft)
         hard_hours, hard_text = _nearest(hard)
         maintenance = max(statuses, default=0)
@@ -361,9 +401,7 @@ def object_item(row, items: list, remarks: list, zones: Zones) -> dict:
         }
     aircraft = category == 0
     maintenance_items = []
-    for (_object_id, item_id, name, due_date, due, hard, warn_days, warn_hours), item_status in zip(
-        items, statuses, strict=True
-    ):
+    for (item_id, name, due_date, due, hard, warn_days, warn_hours), item_status in zip(items, statuses, strict=True):
         maintenance_items.append(
             {
                 "id": item_id,
@@ -378,7 +416,6 @@ def object_item(row, items: list, remarks: list, zones: Zones) -> dict:
                 "status_id": item_status,
             }
         )
-    zone = zones(timezone)
     return {
         "id": id_,
         "registration": registration,
@@ -392,12 +429,12 @@ def object_item(row, items: list, remarks: list, zones: Zones) -> dict:
         "active_remarks": [
             {
                 "id": remark_id,
-                "created_date": created.astimezone(zone).date().isoformat(),
+                "created_date": created_date,
                 "created_by": None if user_id is None else {"id": user_id, "name": full_name(*name)},
                 "description": description,
                 "category_id": remark_category,
             }
-            for _object_id, remark_id, created, description, remark_category, user_id, *name in remarks
+            for remark_id, created_date, description, remark_category, user_id, *name in remarks
         ],
         "maintenance_items": maintenance_items,
         "settings": {
@@ -427,6 +464,7 @@ class Baseline:
     def __init__(self, database_url: str, organization_id: int, base_address: str):
         import orjson
         import psycopg
+        import psycopg.types.json
 
         self.dumps = orjson.dumps
         self.conn = psycopg.connect(database_url, autocommit=True)
@@ -434,6 +472,8 @@ class Baseline:
         # The joins run in the order written (the page's rows first, then their references): without this,
         # planning the dozen outer joins of a flight costs more than running them (~120 ms against ~30 ms).
         self.conn.execute("SET join_collapse_limit = 1")
+        # json_agg's documents parsed by orjson, as the API reads its JSON.
+        psycopg.types.json.set_json_loads(orjson.loads, self.conn)
         self.organization_id = organization_id
         self.base_address = base_address
         self.zones = Zones()
@@ -451,13 +491,7 @@ class Baseline:
             data = [booking_item(row, self.zones) for row in rows[:PAGE]]
         else:
             rows = self.conn.execute(OBJECTS_SQL, arguments).fetchall()
-            ids = [row[0] for row in rows[:PAGE]]
-            items, remarks = {}, {}
-            for item in self.conn.execute(MAINTENANCE_SQL, {"ids": ids}).fetchall():
-                items.setdefault(item[0], []).append(item)
-            for remark in self.conn.execute(ACTIVE_REMARKS_SQL, {"ids": ids}).fetchall():
-                remarks.setdefault(remark[0], []).append(remark)
-            data = [object_item(row, items.get(row[0], []), remarks.get(row[0], []), self.zones) for row in rows[:PAGE]]
+            data = [object_item(row, self.zones) for row in rows[:PAGE]]
         has_more = len(rows) > PAGE
         document = {
             "data": data,

@@ -50,6 +50,10 @@ class Booking(models.Model):
         indexes = [
             models.Index(fields=["object", "start_at"]),
             models.Index(fields=["start_at", "end_at"]),
+            # Lists from a day on (the Mobile calendar's date_from, default today): the bookings that end after it,
+            # read from the index alone with what the page's order and the object's visibility need, so that ten
+            # years behind the day cost nothing (docs/decisions.md §12.23 "Indexes for a club's years").
+            models.Index(fields=["end_at", "object", "is_primary", "start_at", "id"], name="booking_ends_after_idx"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -131,6 +131,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # them failing with "database is locked" when it upgrades a read; the second duplicate transaction then
     # sees the first and gets 409 10130.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+# The planner's price of a page read out of order, set on every PostgreSQL connection (apicore.database): 1.1 for
+# tables read from memory or SSD; empty keeps the server's (docs/decisions.md §12.24 "The planner's page cost").
+POSTGRES_RANDOM_PAGE_COST = float(os.environ.get("POSTGRES_RANDOM_PAGE_COST", "1.1") or 0) or None
 # No ATOMIC_REQUESTS: API reads run in autocommit and every API write is one transaction
 # (apicore.views.MainApiView.dispatch); services are atomic wherever else they are called from.
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

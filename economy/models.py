@@ -106,7 +106,12 @@ class Transaction(models.Model):
 
     class Meta:
         ordering = ["-date", "-id"]
-        indexes = [models.Index(fields=["organization", "user", "date"]), models.Index(fields=["organization", "date"])]
+        indexes = [
+            # A member's account in (date, id) order with the amounts: balances and the balance after a transaction
+            # are sums read from the index alone (economy.selectors; docs/decisions.md §12.23).
+            models.Index(fields=["organization", "user", "date", "id", "amount"], name="transaction_account_idx"),
+            models.Index(fields=["organization", "date"]),
+        ]
         verbose_name = _("transaction")
         verbose_name_plural = _("transactions")
 

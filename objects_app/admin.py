@@ -205,7 +205,7 @@ class BookableObjectAdmin(ServiceSavedAdmin):
     @admin.display(description=_("Status"))
     def status_column(self, obj):
         items = [
-            Limits(item.due_date, item.due_airborne, item.hard_airborne, item.warning_days, item.warning_hours)
+            Limits.of(item.due_date, item.due_airborne, item.hard_airborne, item.warning_days, item.warning_hours)
             for item in obj.maintenance_items.all()
         ]
         status = object_status(

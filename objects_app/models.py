@@ -181,7 +181,12 @@ class Remark(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["object", "state"])]
+        indexes = [
+            models.Index(fields=["object", "state"]),
+            # The remarks list, newest first: a page is read from the index's end, not by sorting every year's
+            # remarks (docs/decisions.md §12.23 "Indexes for a club's years").
+            models.Index(fields=["created_at", "id"], name="remark_created_idx"),
+        ]
         verbose_name = _("remark")
         verbose_name_plural = _("remarks")
 

@@ -12,10 +12,9 @@ from django.db.models.functions import Coalesce, Lower
 
 from accounts.models.user import full_name_of
 from apicore import clock
-from apicore.database import UtcText
+from apicore.database import Hundredths, UtcText, among
 
 from .models import BookableObject, MaintenanceItem, Remark, RemarkEvent, RemarkState
-from .status import Limits
 
 # The columns of a person reference {id, name} read from the login at `path`.
 PERSON_COLUMNS = ("id", "name", "first_name", "last_name_particle", "last_name", "username")
@@ -55,65 +54,71 @@ def calendar_objects_for(member) -> QuerySet:
     )
 
 
+# The states of a remark that is not closed, named rather than "not closed": an index on (object, state) then
+# reads an object's open remarks alone, not the closed ones of every year before (docs/decisions.md §12.23).
+NOT_CLOSED = (RemarkState.OPEN, RemarkState.ACKNOWLEDGED)
+
+
 def open_remarks_category():
     """A sub-select: the highest category of the object's remarks that are not closed, 0 when none."""
     highest = (
-        Remark.objects.filter(object_id=OuterRef("pk"))
-        .exclude(state=RemarkState.CLOSED)
+        Remark.objects.filter(object_id=OuterRef("pk"), state__in=NOT_CLOSED)
         .order_by("-category")
         .values("category")[:1]
     )
     return Coalesce(Subquery(highest), Value(0))
 
 
-def maintenance_rows(object_ids: Iterable[int]):
-    """The objects' maintenance items by due date (nulls last), name (any case), id; one query."""
-    return MaintenanceItem.objects.filter(object_id__in_keys=list(object_ids)).order_by(
-        "object_id", F("due_date").asc(nulls_last=True), Lower("name"), "id"
-    )
-
-
-def maintenance_items_of(object_ids: Iterable[int]) -> Iterator[tuple[int, list]]:
-    """(object id, [item id, name, Limits, None]) of each maintenance item of the objects; one query. The last
-    place is for the item's status, which needs its object's totals and today (objects_app.api.presenters
-    fills it once for the status and maintenance_items blocks alike)."""
-    rows = maintenance_rows(object_ids).values_list(
-        "object_id", "id", "name", "due_date", "due_airborne", "hard_airborne", "warning_days", "warning_hours"
-    )
-    for object_id, item_id, name, *values in rows:
-        yield object_id, [item_id, name, Limits(*values), None]
-
-
-def active_remarks_of(object_ids: Iterable[int]) -> Iterator[tuple[int, dict]]:
-    """(object id, remark) of the objects' remarks that are not closed, newest first; one query.
-    `created_date` is the local date in the object's organization's zone."""
-    rows = (
-        Remark.objects.filter(object_id__in_keys=list(object_ids))
-        .exclude(state=RemarkState.CLOSED)
-        .order_by("object_id", "-created_at", "-id")
-        # The time as text (no datetime parsed by the driver): its local date is made from it below.
-        .annotate(created_text=UtcText("created_at"))
+def maintenance_item_rows(object_ids) -> QuerySet:
+    """(object id, item id, name, due date, due_airborne, hard_airborne, warning days, warning_hours) of the
+    objects' maintenance items, by due date (nulls last), name (any case), id; hours as whole hundredths
+    (objects_app.status). `object_ids`: a list, or a sub-select of a page's keys (apicore.database.among)."""
+    return (
+        MaintenanceItem.objects.filter(among("object_id", object_ids))
+        .order_by("object_id", F("due_date").asc(nulls_last=True), Lower("name"), "id")
         .values_list(
             "object_id",
             "id",
-            "created_text",
-            "object__organization__timezone",
-            "description",
-            "category",
-            *person_columns("created_by"),
+            "name",
+            "due_date",
+            Hundredths("due_airborne"),
+            Hundredths("hard_airborne"),
+            "warning_days",
+            Hundredths("warning_hours"),
         )
     )
-    for object_id, remark_id, created_at, zone, description, category, *person in rows:
-        yield (
-            object_id,
-            {
-                "id": remark_id,
-                "created_date": dt.datetime.fromisoformat(created_at).astimezone(clock.zone(zone)).date().isoformat(),
-                "created_by": person_ref(*person),
-                "description": description,
-                "category_id": category,
-            },
-        )
+
+
+def maintenance_item(values) -> list:
+    """[item id, name, due date, due_airborne, hard_airborne, warning days, warning_hours, None] of a row of
+    maintenance_item_rows (without its object id). The last place is for the item's status, which needs its
+    object's totals and today (objects_app.api.presenters fills it once for the status and maintenance_items
+    blocks alike)."""
+    return [*values, None]
+
+
+def active_remark_rows(object_ids) -> QuerySet:
+    """(object id, remark id, created_at as UTC text, description, category, *the writer's person columns) of the
+    objects' remarks that are not closed, newest first. The time as text (no datetime parsed by the driver):
+    `active_remark` makes its local date. `object_ids`: a list, or a sub-select of a page's keys."""
+    return (
+        Remark.objects.filter(among("object_id", object_ids), state__in=NOT_CLOSED)
+        .order_by("object_id", "-created_at", "-id")
+        .values_list("object_id", "id", UtcText("created_at"), "description", "category", *person_columns("created_by"))
+    )
+
+
+def active_remark(remark, zone_name: str) -> dict:
+    """The API's item of a remark not closed (a row of active_remark_rows without its object id); `created_date` is
+    the local date in the IANA zone `zone_name` (the object's organization's)."""
+    remark_id, created_at, description, category, *person = remark
+    return {
+        "id": remark_id,
+        "created_date": clock.local_date_of_utc_text(created_at, zone_name),
+        "created_by": person_ref(*person),
+        "description": description,
+        "category_id": category,
+    }
 
 
 # --- remarks -------------------------------------------------------------------------------------------------

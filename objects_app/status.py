@@ -12,6 +12,13 @@ objects costs no query per object and both APIs compute the same status.
   none); `total_id` the worse of the two.
 - `remaining_time`: hours from the airborne total to the nearest soft and hard limit over all items
   (negative when past), as numbers with two decimals and as `H:MM` texts; null where no item has that limit.
+
+The limits' hours are whole hundredths of an hour (their columns have two decimals; the lists read them so,
+apicore.database.Hundredths), and the time left to a limit is counted in fifths of a minute (0.01 hour is 3/5
+of a minute): every comparison and rounding is exact integer arithmetic, without Decimal (a page of 60 objects
+does this a few hundred times). The roundings half up of the Decimal hours they replace never meet a half: a
+fifth of a minute is a third of a hundredth of an hour, and a whole minute is never a half of a fifth's
+multiple.
 """
 
 import datetime as dt
@@ -24,16 +31,39 @@ CENTS = Decimal("0.01")
 
 
 class Limits(NamedTuple):
-    """A maintenance item's limits, as read from its row."""
+    """A maintenance item's limits; hours in whole hundredths of an hour (15050 is 150.50 hours)."""
 
     due_date: dt.date | None
-    due_airborne: Decimal | None
-    hard_airborne: Decimal | None
+    due_airborne: int | None
+    hard_airborne: int | None
     warning_days: int
-    warning_hours: Decimal
+    warning_hours: int
+
+    @classmethod
+    def of(
+        cls,
+        due_date: dt.date | None,
+        due_airborne: Decimal | None,
+        hard_airborne: Decimal | None,
+        warning_days: int | None,
+        warning_hours: Decimal | None,
+    ) -> "Limits":
+        """The limits of a maintenance item's values as the model holds them (hours as Decimal)."""
+        return cls(
+            due_date,
+            hundredths(due_airborne),
+            hundredths(hard_airborne),
+            warning_days or 0,
+            hundredths(warning_hours) or 0,
+        )
 
 
 # --- numbers and texts ----------------------------------------------------------------------------------------
+
+
+def hundredths(hours: Decimal | None) -> int | None:
+    """Hours of two decimals as whole hundredths of an hour (exact)."""
+    return None if hours is None else int(Decimal(hours).scaleb(2).to_integral_value(ROUND_HALF_UP))
 
 
 def hours_number(hours: Decimal) -> float:
@@ -43,22 +73,45 @@ def hours_number(hours: Decimal) -> float:
 
 def minutes_as_hours(minutes: int | Decimal) -> float:
     if type(minutes) is int:
-        # Whole minutes are k/60 hours: their hundredths are never exactly half (5k/3 is whole or a third), so
-        # float rounding gives what ROUND_HALF_UP gives, without Decimal (a page of objects does this 500 times).
-        return round(minutes / 60, 2)
+        # Whole minutes are 5k/3 hundredths of an hour: never exactly a half, so the nearest hundredth is what
+        # ROUND_HALF_UP gives, in integers.
+        return ((10 * minutes + 3) // 6) / 100
     return hours_number(Decimal(minutes) / MINUTES_PER_HOUR)
+
+
+_MINUTES = [f"{minute:02d}" for minute in range(60)]
 
 
 def format_minutes(minutes: int | Decimal) -> str:
     """`H:MM` of a number of minutes (rounded to whole minutes); `-1:30` for minus 90 minutes."""
     whole = minutes if type(minutes) is int else int(Decimal(minutes).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    sign = "-" if whole < 0 else ""
-    hours, rest = divmod(abs(whole), 60)
-    return f"{sign}{hours}:{rest:02d}"
+    if whole < 0:
+        return f"-{-whole // 60}:{_MINUTES[-whole % 60]}"
+    return f"{whole // 60}:{_MINUTES[whole % 60]}"
 
 
 def format_hours(hours: Decimal) -> str:
     return format_minutes(Decimal(hours) * MINUTES_PER_HOUR)
+
+
+def hundredths_as_text(hundredths: int) -> str:
+    """`H:MM` of hours given in hundredths (0.01 hour is 3/5 of a minute: the nearest minute is never a tie)."""
+    return fifths_as_text(3 * hundredths)
+
+
+def fifths_left(limit: int | None, airborne_minutes: int) -> int | None:
+    """Airborne time left until a limit (hundredths of an hour), in fifths of a minute; negative when past."""
+    return None if limit is None else 3 * limit - 5 * airborne_minutes
+
+
+def fifths_as_hours(fifths: int) -> float:
+    """Fifths of a minute as hours with two decimals (a third of a hundredth: the nearest is never a tie)."""
+    return ((2 * fifths + 3) // 6) / 100
+
+
+def fifths_as_text(fifths: int) -> str:
+    """Fifths of a minute as `H:MM` of the nearest whole minute (never a tie)."""
+    return format_minutes((2 * fifths + 5) // 10)
 
 
 # --- one maintenance item -------------------------------------------------------------------------------------
@@ -68,26 +121,30 @@ def remaining_days(due_date: dt.date | None, today: dt.date) -> int | None:
     return None if due_date is None else (due_date - today).days
 
 
-def remaining_minutes(limit_hours: Decimal | None, airborne_minutes: int) -> Decimal | None:
-    """Minutes of airborne time left until a limit given in hours (negative when past), exact."""
-    return None if limit_hours is None else Decimal(limit_hours) * MINUTES_PER_HOUR - airborne_minutes
-
-
 def item_status(limits: Limits, *, airborne_minutes: int, today: dt.date) -> int:
-    days = remaining_days(limits.due_date, today)
-    airborne = [
-        minutes
-        for minutes in (
-            remaining_minutes(limits.due_airborne, airborne_minutes),
-            remaining_minutes(limits.hard_airborne, airborne_minutes),
-        )
-        if minutes is not None
-    ]
-    if (days is not None and days < 0) or any(minutes <= 0 for minutes in airborne):
+    return limits_status(*limits, airborne_minutes, today)
+
+
+def limits_status(
+    due_date: dt.date | None,
+    due_airborne: int | None,
+    hard_airborne: int | None,
+    warning_days: int,
+    warning_hours: int,
+    airborne_minutes: int,
+    today: dt.date,
+) -> int:
+    """item_status of the limits' values (a page's item rows hold them as they are)."""
+    days = None if due_date is None else (due_date - today).days
+    soft = None if due_airborne is None else 3 * due_airborne - 5 * airborne_minutes
+    hard = None if hard_airborne is None else 3 * hard_airborne - 5 * airborne_minutes
+    if (days is not None and days < 0) or (soft is not None and soft <= 0) or (hard is not None and hard <= 0):
         return RED
-    warning_minutes = Decimal(limits.warning_hours or 0) * MINUTES_PER_HOUR
-    if (days is not None and days <= (limits.warning_days or 0)) or any(
-        minutes <= warning_minutes for minutes in airborne
+    warning = 3 * (warning_hours or 0)
+    if (
+        (days is not None and days <= (warning_days or 0))
+        or (soft is not None and soft <= warning)
+        or (hard is not None and hard <= warning)
     ):
         return YELLOW
     return OK
@@ -96,23 +153,21 @@ def item_status(limits: Limits, *, airborne_minutes: int, today: dt.date) -> int
 # --- the object -----------------------------------------------------------------------------------------------
 
 
-def _nearest(minutes: list[Decimal]) -> tuple[float | None, str | None]:
-    if not minutes:
-        return None, None
-    least = min(minutes)
-    return hours_number(least / MINUTES_PER_HOUR), format_minutes(least)
-
-
 def remaining_time(items: list[Limits], airborne_minutes: int) -> dict:
-    soft = [remaining_minutes(item.due_airborne, airborne_minutes) for item in items if item.due_airborne is not None]
-    hard = [remaining_minutes(item.hard_airborne, airborne_minutes) for item in items if item.hard_airborne is not None]
-    soft_hours, soft_text = _nearest(soft)
-    hard_hours, hard_text = _nearest(hard)
+    soft = min((item.due_airborne for item in items if item.due_airborne is not None), default=None)
+    hard = min((item.hard_airborne for item in items if item.hard_airborne is not None), default=None)
+    return remaining_to(soft, hard, airborne_minutes)
+
+
+def remaining_to(soft: int | None, hard: int | None, airborne_minutes: int) -> dict:
+    """`remaining_time` to the nearest (lowest) soft and hard limits of the items, None where none has one."""
+    soft_left = None if soft is None else 3 * soft - 5 * airborne_minutes
+    hard_left = None if hard is None else 3 * hard - 5 * airborne_minutes
     return {
-        "soft_airborne": soft_hours,
-        "soft_airborne_formatted": soft_text,
-        "hard_airborne": hard_hours,
-        "hard_airborne_formatted": hard_text,
+        "soft_airborne": None if soft_left is None else fifths_as_hours(soft_left),
+        "soft_airborne_formatted": None if soft_left is None else fifths_as_text(soft_left),
+        "hard_airborne": None if hard_left is None else fifths_as_hours(hard_left),
+        "hard_airborne_formatted": None if hard_left is None else fifths_as_text(hard_left),
     }
 
 
@@ -129,6 +184,11 @@ NO_STATUS = {
 }
 
 
+def no_status() -> dict:
+    """The `status` block of an object that shows no status (a fresh copy: a reply may be changed afterwards)."""
+    return {**NO_STATUS, "remaining_time": dict(NO_STATUS["remaining_time"])}
+
+
 def object_status(
     *,
     has_status: bool,
@@ -141,7 +201,7 @@ def object_status(
     """The `status` block of an object (null values for an object that shows no status). `statuses`: the
     items' own statuses when they are known already (a page reads them with the items)."""
     if not has_status:
-        return {**NO_STATUS, "remaining_time": dict(NO_STATUS["remaining_time"])}
+        return no_status()
     if statuses is None:
         statuses = [item_status(item, airborne_minutes=airborne_minutes, today=today) for item in items]
     maintenance = max(statuses, default=OK)

@@ -2,14 +2,22 @@
 And the status computation's own edge cases (objects_app.status)."""
 
 import datetime as dt
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
 from apicore.errors import ServiceError
 from objects_app import services
 from objects_app.models import RemarkEvent
-from objects_app.status import Limits, format_minutes, item_status, object_status, remaining_time
+from objects_app.status import (
+    Limits,
+    format_minutes,
+    hundredths_as_text,
+    item_status,
+    minutes_as_hours,
+    object_status,
+    remaining_time,
+)
 from tests.conftest import FROZEN_AT
 from tests.factories import UserFactory
 from tests.factories_operations import ObjectFactory, RemarkFactory
@@ -169,7 +177,7 @@ TODAY = dt.date(2026, 11, 25)
 
 
 def limits(**values) -> Limits:
-    return Limits(
+    return Limits.of(
         **{
             "due_date": None,
             "due_airborne": None,
@@ -207,3 +215,32 @@ def test_status_without_items_nor_remarks_and_with_remarks_only():
     )
     status = object_status(has_status=True, airborne_minutes=0, items=[], open_remarks_category=2, today=TODAY)
     assert (status["total_id"], status["maintenance_id"], status["remarks_id"]) == (2, 0, 2)
+
+
+# Whole hundredths of an hour and fifths of a minute (objects_app.status) give what Decimal arithmetic rounding half
+# up gives, for every limit around an airborne total, past ones included.
+@pytest.mark.parametrize("airborne_minutes", [0, 1, 7, 59, 6000, 6001, 123_457, -7])
+def test_the_remaining_time_is_the_decimal_one_rounded_half_up(airborne_minutes):
+    cent, minute = Decimal("0.01"), Decimal(1)
+    for hundredths in [*range(-250, 250), *range(airborne_minutes * 5 // 3 - 300, airborne_minutes * 5 // 3 + 300)]:
+        hours = Decimal(hundredths) / 100
+        minutes = hours * 60 - airborne_minutes
+        whole = int(minutes.quantize(minute, rounding=ROUND_HALF_UP))
+        expected = (
+            float((minutes / 60).quantize(cent, rounding=ROUND_HALF_UP)),
+            f"{'-' if whole < 0 else ''}{abs(whole) // 60}:{abs(whole) % 60:02d}",
+        )
+        remaining = remaining_time([limits(hard_airborne=hours)], airborne_minutes)
+        assert (remaining["hard_airborne"], remaining["hard_airborne_formatted"]) == expected, hours
+        status = item_status(
+            limits(due_airborne=hours, warning_hours=Decimal("0.5")), airborne_minutes=airborne_minutes, today=TODAY
+        )
+        assert status == (2 if minutes <= 0 else 1 if minutes <= 30 else 0), hours
+
+
+def test_whole_minutes_and_tachometer_hundredths_are_the_decimal_hours_rounded_half_up():
+    for minutes in range(-400, 4000):
+        expected = float((Decimal(minutes) / 60).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+        assert minutes_as_hours(minutes) == expected, minutes
+    for hundredths in range(-400, 4000):
+        assert hundredths_as_text(hundredths) == format_minutes(Decimal(hundredths) / 100 * 60), hundredths

@@ -2,6 +2,7 @@
 active remarks, maintenance items, settings, time summary), local dates and the cost in queries."""
 
 import datetime as dt
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -9,6 +10,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from apicore import database
 from objects_app.models import BookableObject, Category, MaintenanceItem, ObjectShare, Remark
 from tests.factories import OrganizationFactory, UserFactory
 from tests.factories_operations import (
@@ -513,6 +515,21 @@ def test_the_time_summary_comes_from_the_objects_totals(api, org):
     }
 
 
+def test_the_largest_totals_and_limits_the_columns_hold(api, org, frozen_time):
+    """Hours are read as whole hundredths (objects_app.status): the largest values of their columns too."""
+    aircraft = ObjectFactory(organization=org, airborne_minutes=6000, tach_hours=Decimal("9999999999.99"))
+    item(aircraft, name="Far", due_airborne=Decimal("99999999.99"), warning_hours=Decimal("999999.99"))
+
+    body = fetched(api, aircraft, ALL_BLOCKS)
+    assert body["time_summary"]["total"]["tach"] == 9999999999.99
+    assert body["time_summary"]["total"]["tach_formatted"] == "9999999999:59"
+    assert body["maintenance_items"][0]["due_airborne"] == 99999999.99
+    assert body["maintenance_items"][0]["remaining_hours"] == 99999899.99
+    assert body["status"]["remaining_time"]["soft_airborne_formatted"] == "99999899:59"
+    assert body["maintenance_items"][0]["warning_hours"] == 999999.99
+    assert listed(api, include=ALL_BLOCKS)[0] == body
+
+
 def test_a_new_objects_time_summary_is_zero(api, org):
     assert fetched(api, ObjectFactory(organization=org), "time_summary")["time_summary"]["total"] == {
         "airborne": 0.0,
@@ -567,9 +584,9 @@ def test_the_list_with_every_block_costs_the_same_at_limit_1_and_500(
 
     with CaptureQueriesContext(connection) as at_limit_1:
         assert len(api.get("/objects", {"limit": 1, "include": ALL_BLOCKS}).json()["data"]) == 1
-    # The token, the page (one statement: ObjectPresenter.keys_first), the maintenance items and the remarks
-    # not closed (each read once for the status and its own block).
-    assert len(at_limit_1) == 4
+    # The token and the page: one statement (ObjectPresenter.keys_first) that also reads the maintenance items and
+    # the remarks not closed (each once for the status and its own block: apicore.database.WithBlockRows).
+    assert len(at_limit_1) == 2
 
     with django_assert_max_num_queries(len(at_limit_1)):
         body = api.get("/objects", {"limit": 500, "include": ALL_BLOCKS}).json()
@@ -579,6 +596,50 @@ def test_the_list_with_every_block_costs_the_same_at_limit_1_and_500(
     with CaptureQueriesContext(connection) as one_item:
         api.get(f"/objects/{objects[0].pk}", {"include": ALL_BLOCKS})
     assert len(one_item) <= len(at_limit_1)
+
+
+# --- the page's statement, compiled once --------------------------------------------------------------------
+
+
+def test_the_page_statement_is_compiled_once_per_organization_and_query(api, other_api, org, other_org, monkeypatch):
+    """ListEndpoint.statement_key: the statement of a page (the blocks' rows with it) is compiled on an
+    organization's first call of a query and then only run, so the rows are always the current ones; another
+    organization or another query has its own."""
+    compiled = []
+    original = database.Compiled.__init__
+
+    def counted(self, queryset, connection):
+        compiled.append(queryset.model)
+        original(self, queryset, connection)
+
+    monkeypatch.setattr(database.Compiled, "__init__", counted)
+    mine = ObjectFactory(organization=org, registration="SE-MIN")
+    theirs = ObjectFactory(organization=other_org, registration="SE-MIN")
+    # A query no earlier test sent: its statement is not kept yet.
+    query = {"include": ALL_BLOCKS, "registration": f"se-min*{uuid.uuid4().hex[:6]}*"}
+    assert api.get("/objects", query).json()["data"] == []
+    assert len(compiled) == 1
+    query["registration"] = "se-min*"
+    assert [entry["id"] for entry in api.get("/objects", query).json()["data"]] == [mine.pk]
+    assert [entry["id"] for entry in other_api.get("/objects", query).json()["data"]] == [theirs.pk]
+    assert len(compiled) == 3
+
+    RemarkFactory(object=mine, category=2)
+    item(mine, name="Annual", due_date=dt.date(2027, 1, 1))
+    ObjectFactory(organization=org, registration="se-min 2")
+    data = api.get("/objects", query).json()["data"]
+    assert len(compiled) == 3
+    assert [entry["registration"] for entry in data] == ["SE-MIN", "se-min 2"]
+    assert data[0]["status"]["remarks_id"] == 2
+    assert [entry["name"] for entry in data[0]["maintenance_items"]] == ["Annual"]
+    assert data[0] == fetched(api, mine, ALL_BLOCKS)
+
+
+def test_a_filter_no_row_can_meet_gives_an_empty_page_with_every_block(api, org):
+    """An id beyond the column's range is a condition no row can meet (on PostgreSQL the statement is never sent)."""
+    ObjectFactory(organization=org)
+    body = api.get("/objects", {"include": ALL_BLOCKS, "category_id": "999999999999999999"}).json()
+    assert (body["data"], body["meta"]["count"]) == ([], 0)
 
 
 # --- the OpenAPI document ------------------------------------------------------------------------------------

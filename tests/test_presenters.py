@@ -302,6 +302,69 @@ def test_a_related_value_with_columns_is_computed_from_its_elements_and_the_item
     assert Counted().render(org) == {"summary": "Related: B"}
 
 
+# --- blocks' rows in the page's statement ---------------------------------------------------------------------
+
+
+def _due_items(rows):
+    """A presenter of objects with one block of their maintenance items' rows as a queryset (Related.rows)."""
+    from apicore.presenters import INTEGER, array
+
+    class DueItems(Presenter):
+        keys_first = False
+        fields = {
+            "id": Field(INTEGER, "id"),
+            "items": Field(array(STRING), related=Related("id", rows=rows, element=list)),
+        }
+
+    return DueItems()
+
+
+def test_block_rows_come_with_the_page_in_their_order_and_types(org, django_assert_num_queries):
+    from apicore.database import among
+    from objects_app.models import BookableObject, MaintenanceItem
+    from tests.factories_operations import ObjectFactory
+
+    first, second, bare = (ObjectFactory(organization=org, registration=f"SE-AA{n}") for n in range(3))
+    for obj, name, due in [(first, "b", None), (second, "x", dt.date(2027, 1, 2)), (first, "A", dt.date(2027, 1, 1))]:
+        MaintenanceItem.objects.create(object=obj, name=name, due_date=due, due_airborne=Decimal("101.25"))
+
+    def rows(keys):
+        return (
+            MaintenanceItem.objects.filter(among("object_id", keys))
+            .order_by("object_id", "name")
+            .values_list("object_id", "name", "due_date")
+        )
+
+    objects = BookableObject.objects.filter(organization=org).order_by("registration")
+    with django_assert_num_queries(1):
+        items = _due_items(rows).page(objects, offset=0, limit=10)
+    assert items == [
+        {"id": first.pk, "items": [["A", dt.date(2027, 1, 1)], ["b", None]]},
+        {"id": second.pk, "items": [["x", dt.date(2027, 1, 2)]]},
+        {"id": bare.pk, "items": []},
+    ]
+    with django_assert_num_queries(1):
+        assert _due_items(rows).one(objects.filter(pk=first.pk)) == items[0]
+
+
+def test_block_rows_that_a_json_array_cannot_carry_exactly_are_read_apart(org, django_assert_num_queries):
+    """A number with decimals (or a point in time) is not read back from JSON: that block is one more query, with
+    the values the queryset gives."""
+    from apicore.database import among
+    from objects_app.models import BookableObject, MaintenanceItem
+    from tests.factories_operations import ObjectFactory
+
+    obj = ObjectFactory(organization=org)
+    MaintenanceItem.objects.create(object=obj, name="100-hour", due_airborne=Decimal("101.25"))
+
+    def rows(keys):
+        return MaintenanceItem.objects.filter(among("object_id", keys)).values_list("object_id", "due_airborne")
+
+    with django_assert_num_queries(2):
+        items = _due_items(rows).page(BookableObject.objects.filter(pk=obj.pk), offset=0, limit=10)
+    assert items == [{"id": obj.pk, "items": [[Decimal("101.25")]]}]
+
+
 # --- GeneratedItems and KeyedRows (docs/decisions.md §1.34) --------------------------------------------------
 
 

@@ -70,6 +70,9 @@ class ObjectList(_Objects, ListEndpoint):
         "active": params.Bool("active"),
     }
     ordering = ("category", Lower("registration"), "id")
+    # The rows depend on the organization and the query alone (the filters are plain conditions of their values):
+    # the page's statement is compiled once per organization and query.
+    statement_cache = True
 
 
 class ObjectItem(_Objects, ItemEndpoint):

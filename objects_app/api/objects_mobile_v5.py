@@ -37,6 +37,10 @@ class ObjectList(_Objects, ListEndpoint):
     """The objects of the member's booking calendar, in its order: own first, then shared; each by category,
     registration, id."""
 
+    # The rows depend on the member's organization and the query alone: the page's statement is compiled once per
+    # organization and query.
+    statement_cache = True
+
     def base_queryset(self):
         return selectors.calendar_objects_for(self.request.auth.member)
 

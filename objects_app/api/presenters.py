@@ -6,8 +6,8 @@ a sub-select column (the highest open remark category), or one Related query (ma
 remarks, a remark's history). Nothing sums flights: the time summary is the object's own columns.
 """
 
-from apicore import clock
 from apicore.clock import utc_iso
+from apicore.database import Hundredths
 from apicore.presenters import (
     BOOLEAN,
     DATE,
@@ -17,14 +17,15 @@ from apicore.presenters import (
     REF,
     STRING,
     Block,
+    Expr,
     Field,
     Presenter,
     Related,
     array,
     enum,
-    iso_date,
     nullable,
     obj,
+    read_path,
     ref,
     text_or_none,
 )
@@ -32,13 +33,15 @@ from apicore.presenters import (
 from .. import selectors
 from ..models import Category, RemarkAction, RemarkState
 from ..status import (
-    format_hours,
+    OK,
+    fifths_as_hours,
     format_minutes,
-    item_status,
+    hundredths,
+    hundredths_as_text,
+    limits_status,
     minutes_as_hours,
-    object_status,
-    remaining_days,
-    remaining_minutes,
+    no_status,
+    remaining_to,
 )
 
 # The API names categories in English, whatever the website's language.
@@ -80,44 +83,55 @@ STATUS = obj(
 )
 
 
-def _maintenance(_model, object_ids, _context):
-    return selectors.maintenance_items_of(object_ids)
+# The status and the maintenance_items and active_remarks blocks read the same rows, with the page's own statement
+# (or one query each for all).
+MAINTENANCE = Related("id", rows=selectors.maintenance_item_rows, element=selectors.maintenance_item)
+ACTIVE_REMARKS = Related("id", rows=selectors.active_remark_rows)
 
 
-def _active_remarks(_model, object_ids, _context):
-    return selectors.active_remarks_of(object_ids)
-
-
-# The status and the maintenance_items and active_remarks blocks read the same rows: one query each for all.
-MAINTENANCE = Related("id", load=_maintenance)
-ACTIVE_REMARKS = Related("id", load=_active_remarks)
-
-
-def _item_statuses(items: list[list], airborne_minutes: int, today) -> list[int]:
-    """Each item's status, computed once per item (into its last place) for the status and the
-    maintenance_items block alike."""
+def _item_statuses(items: list[list], airborne_minutes: int, today) -> int:
+    """Each item's status, computed once per item (into its last place: selectors.maintenance_item) for the status
+    and the maintenance_items block alike; the worst of them (OK without items)."""
+    worst = OK
     for item in items:
-        if item[3] is None:
-            item[3] = item_status(item[2], airborne_minutes=airborne_minutes, today=today)
-    return [item[3] for item in items]
+        status = item[7]
+        if status is None:
+            status = item[7] = limits_status(item[2], item[3], item[4], item[5], item[6], airborne_minutes, today)
+        if status > worst:
+            worst = status
+    return worst
 
 
-def _status(items, remarks, has_status, airborne_minutes, zone):
-    today = clock.today_in(zone)
-    return object_status(
-        has_status=has_status,
-        airborne_minutes=airborne_minutes,
-        items=[item[2] for item in items],
-        # The remarks not closed are the active_remarks block's: one read for both.
-        open_remarks_category=max((remark["category_id"] for remark in remarks), default=0),
-        today=today,
-        statuses=_item_statuses(items, airborne_minutes, today) if has_status else None,
-    )
+def _status(context, items, remarks, has_status, airborne_minutes, zone):
+    if not has_status:
+        return no_status()
+    maintenance = _item_statuses(items, airborne_minutes, context.today_in(zone))
+    # The remarks not closed are the active_remarks block's: one read for both (their category is the 4th value).
+    remarks_id = OK
+    for remark in remarks:
+        if remark[3] > remarks_id:
+            remarks_id = remark[3]
+    soft = hard = None  # the lowest limits, in hundredths of an hour
+    for item in items:
+        if item[3] is not None and (soft is None or item[3] < soft):
+            soft = item[3]
+        if item[4] is not None and (hard is None or item[4] < hard):
+            hard = item[4]
+    return {
+        "total_id": max(maintenance, remarks_id),
+        "maintenance_id": maintenance,
+        "remarks_id": remarks_id,
+        "remaining_time": remaining_to(soft, hard, airborne_minutes),
+    }
 
 
 # --- active remarks ------------------------------------------------------------------------------------------
 
 ACTIVE_REMARK = obj(id=INTEGER, created_date=DATE, created_by=PERSON, description=STRING, category_id=LEVEL)
+
+
+def _active_remarks_block(remarks, zone_name):
+    return [selectors.active_remark(remark, zone_name) for remark in remarks]
 
 
 # --- maintenance items ---------------------------------------------------------------------------------------
@@ -136,28 +150,23 @@ MAINTENANCE_ITEM = obj(
 )
 
 
-def _number(value):
-    # A column of two decimals: its float is the number the API writes.
-    return None if value is None else float(value)
-
-
-def _maintenance_items(elements, airborne_minutes, zone):
-    today = clock.today_in(zone)
+def _maintenance_items(context, elements, airborne_minutes, zone):
+    # Hours in hundredths (objects_app.status): a hundredth's float is the number the API writes.
+    today = context.today_in(zone)
     _item_statuses(elements, airborne_minutes, today)
     items = []
-    for item_id, name, limits, status in elements:
-        left = remaining_minutes(limits.due_airborne, airborne_minutes)
+    for item_id, name, due_date, due, hard, warning_days, warning_hours, status in elements:
         items.append(
             {
                 "id": item_id,
                 "name": name,
-                "due_date": iso_date(limits.due_date),
-                "due_airborne": _number(limits.due_airborne),
-                "hard_airborne": _number(limits.hard_airborne),
-                "warning_days": limits.warning_days,
-                "warning_hours": float(limits.warning_hours),
-                "remaining_days": remaining_days(limits.due_date, today),
-                "remaining_hours": None if left is None else minutes_as_hours(left),
+                "due_date": None if due_date is None else due_date.isoformat(),
+                "due_airborne": None if due is None else due / 100,
+                "hard_airborne": None if hard is None else hard / 100,
+                "warning_days": warning_days,
+                "warning_hours": warning_hours / 100,
+                "remaining_days": None if due_date is None else (due_date - today).days,
+                "remaining_hours": None if due is None else fifths_as_hours(3 * due - 5 * airborne_minutes),
                 "status_id": status,
             }
         )
@@ -170,7 +179,7 @@ SETTINGS = obj(use_expected_airborne=BOOLEAN, force_expected_time=BOOLEAN, max_b
 
 
 def _settings(category, use_expected_airborne, force_expected_time, max_booking_length):
-    if category != Category.AIRCRAFT:
+    if category != AIRCRAFT:
         return None
     return {
         "use_expected_airborne": use_expected_airborne,
@@ -192,18 +201,24 @@ TIME_SUMMARY = obj(
 )
 
 
-def _time_summary(airborne_minutes, block_minutes, tach_hours, landings):
+def _time_summary(airborne_minutes, block_minutes, tach, landings):
+    # The tachometer total in hundredths of an hour (TACH_HUNDREDTHS): a hundredth's float is the number written.
     return {
         "total": {
             "airborne": minutes_as_hours(airborne_minutes),
             "airborne_formatted": format_minutes(airborne_minutes),
             "block": minutes_as_hours(block_minutes),
             "block_formatted": format_minutes(block_minutes),
-            "tach": float(tach_hours),
-            "tach_formatted": format_hours(tach_hours),
+            "tach": tach / 100,
+            "tach_formatted": hundredths_as_text(tach),
             "landings": landings,
         }
     }
+
+
+TACH_HUNDREDTHS = Expr(
+    "tach_hundredths", lambda: Hundredths("tach_hours"), read=lambda obj: hundredths(read_path(obj, "tach_hours"))
+)
 
 
 class ObjectPresenter(Presenter):
@@ -227,14 +242,18 @@ class ObjectPresenter(Presenter):
             "organization__timezone",
             related=(MAINTENANCE, ACTIVE_REMARKS),
             compute=_status,
+            uses_context=True,
         ),
-        "active_remarks": Block(array(ACTIVE_REMARK), related=ACTIVE_REMARKS),
+        "active_remarks": Block(
+            array(ACTIVE_REMARK), "organization__timezone", related=ACTIVE_REMARKS, compute=_active_remarks_block
+        ),
         "maintenance_items": Block(
             array(MAINTENANCE_ITEM),
             "airborne_minutes",
             "organization__timezone",
             related=MAINTENANCE,
             compute=_maintenance_items,
+            uses_context=True,
         ),
         "settings": Block(
             nullable(SETTINGS),
@@ -245,7 +264,7 @@ class ObjectPresenter(Presenter):
             compute=_settings,
         ),
         "time_summary": Block(
-            TIME_SUMMARY, "airborne_minutes", "block_minutes", "tach_hours", "landings", compute=_time_summary
+            TIME_SUMMARY, "airborne_minutes", "block_minutes", TACH_HUNDREDTHS, "landings", compute=_time_summary
         ),
     }
 

@@ -529,6 +529,7 @@ class GeneratedItems:
     # its annotations may be a column), by a statement compiled once per shape (KeyedRows).
     rows_by_keys = False
     _wide_rows: dict[tuple, "KeyedRows"] = {}
+    _pages: dict[tuple, tuple] = {}
 
     def page(self, queryset: QuerySet, *, offset: int, limit: int) -> list[dict]:
         """With `rows_by_keys`, a page in one statement: the wide read by a statement compiled once per shape and
@@ -549,6 +550,30 @@ class GeneratedItems:
             rows.sort(key=lambda row: position[row[0]])
         return self._present(model, [row[1:] for row in rows])
 
+    def keyed_page(self, key: tuple, build: Callable[[], QuerySet], *, offset: int, limit: int) -> list[dict]:
+        """With `rows_by_keys`, `page` of the queryset `build()` makes, where `key` determines it
+        (apicore.views.ListEndpoint.statement_key): its keys query is compiled once per key and shape in each
+        process (the first PAGES_KEPT), and the queryset built that once; every call runs the page's statement
+        with that query spliced in (`rows_in`), its window as parameters."""
+        if not (self.rows_by_keys and self.keys_first) or limit <= 0:
+            return super().keyed_page(key, build, offset=offset, limit=limit)
+        cache_key = (*key, type(self), tuple(name for name, _ in self.values))
+        found = GeneratedItems._pages.get(cache_key)
+        if found is None:
+            queryset = build()
+            model, order = queryset.model, _repeatable_order(queryset)
+            if order is None:
+                return self.page(queryset, offset=offset, limit=limit)
+            keys = keys_statement(queryset.values_list("pk", flat=True), queryset.db)
+            found = (model, queryset.db, order, keys)
+            if len(GeneratedItems._pages) < PAGES_KEPT:
+                GeneratedItems._pages[cache_key] = found
+        model, using, order, keys = found
+        if keys is None:
+            return []
+        rows = self._wide_reader(model, order).rows_in_statement(keys, offset=offset, limit=limit, using=using)
+        return self._present(model, [row[1:] for row in rows])
+
     def _wide_reader(self, model: type, order: tuple | None = ()) -> "KeyedRows | None":
         """The page's wide rows by their keys, in `order` (the arguments of order_by; () for none). None for
         None: an order it cannot repeat."""
@@ -566,10 +591,11 @@ class GeneratedItems:
 
         return _kept(GeneratedItems._wide_rows, key, lambda: KeyedRows(build))
 
-    def _present(self, model: type, rows: list[tuple]) -> list[dict]:
+    def _present(self, model: type, rows: list[tuple], related: dict | None = None) -> list[dict]:
         if not rows:
             return []
-        related = self._load_related(model, rows)
+        if related is None:
+            related = self._load_related(model, rows)
         return self._item_builder()(rows, related, self.context)
 
     def _row_reader(self, name: str, value: Value) -> None:
@@ -606,6 +632,8 @@ class GeneratedItems:
 # Shapes of a presenter whose generated function and wide statement a process keeps (beyond them, both are made
 # for the call and dropped): the lists' usual few, not every combination of include and exclude.
 SHAPES_KEPT = 256
+# Keys queries (GeneratedItems.keyed_page: an organization's query of a list, a page each) a process keeps.
+PAGES_KEPT = 1024
 
 
 def _kept(cache: dict, key: tuple, make: Callable[[], Any]) -> Any:
@@ -633,7 +661,8 @@ def _repeatable_order(queryset: QuerySet) -> tuple | None:
 
 
 def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]) -> Callable:
-    """`build(rows, loaded, context)`: the items of rows, as Presenter._row_reader's readers give them."""
+    """`build(rows, loaded, context)`: the items of rows, as Presenter._row_reader's readers give them (a compute
+    of several Relateds gets () for a key without elements, as they give it)."""
     namespace: dict[str, Any] = {}
     relateds: dict[Related, str] = {}
 
@@ -655,28 +684,23 @@ def _generate_builder(values: list[tuple[str, Value]], positions: dict[str, int]
     for name, value in values:
         columns = [column(column_) for column_ in value.columns]
         compute = value.compute
+        # As _row_reader: a value that uses the context gets it first (and is never the plain column).
+        context = ["context"] if value.uses_context else []
+        plain = compute is _same and not value.uses_context
         if value.relateds:
-            sources = [(related_name(r), column(r.key)) for r in value.relateds]
-            if not value.columns and len(sources) == 1:
+            sources = [(related_name(related), column(related.key)) for related in value.relateds]
+            if not columns and len(sources) == 1 and plain:
                 ((loaded, key),) = sources
-                if compute is _same:
-                    expression = f"({loaded}.get({key}) or [])"
-                else:
-                    expression = f"{bind('_compute', compute)}({loaded}.get({key}, ()))"
-            elif len(sources) == 1 and not value.uses_context:
-                ((loaded, key),) = sources
-                expression = f"{bind('_compute', compute)}({loaded}.get({key}, ()), {', '.join(columns)})"
+                expression = f"{loaded}.get({key}, [])"
             else:
-                elements = ", ".join(f"{loaded}.get({key}, [])" for loaded, key in sources)
-                arguments = ", ".join(["context"] * value.uses_context + [elements, *columns])
-                expression = f"{bind('_compute', compute)}({arguments})"
-        elif compute is _same:
+                elements = [f"{loaded}.get({key}, ())" for loaded, key in sources]
+                expression = f"{bind('_compute', compute)}({', '.join([*context, *elements, *columns])})"
+        elif plain:
             (expression,) = columns
         elif compute is text_or_none and not value.uses_context:
             expression = f"({columns[0]} or None)"
         else:
-            arguments = ", ".join(["context"] * value.uses_context + columns)
-            expression = f"{bind('_compute', compute)}({arguments})"
+            expression = f"{bind('_compute', compute)}({', '.join([*context, *columns])})"
         entries.append(f"{name!r}: {expression}")
     loads = "".join(f"    {loaded} = loaded[_key{index}]\n" for index, loaded in enumerate(relateds.values()))
     source = f"def build(rows, loaded, context):\n{loads}    return [{{{', '.join(entries)}}} for row in rows]\n"
@@ -744,17 +768,18 @@ class KeyedRows:
         The window is two parameters (`LIMIT %s OFFSET %s`), not numbers in the text as Django writes a slice:
         one text for every page, which PostgreSQL plans once per connection (a prepared statement's first
         executions are planned each; with a text per offset, nearly every page was: ~1 ms each)."""
+        compiled = keys_statement(keys_query, using)
+        if compiled is None:
+            return []
+        return self.rows_in_statement(compiled, offset=offset, limit=limit, using=using)
+
+    def rows_in_statement(self, keys: tuple, *, offset: int, limit: int, using: str = "default") -> list[tuple]:
+        """`rows_in` of a keys query compiled already (`keys_statement`: its text and parameters)."""
         connection = connections[using]
         if using not in self._splices:
             self._splices[using] = self._splice(using)
         before, after, params_before, params_after, converters, width = self._splices[using]
-        query = keys_query.query
-        if query.is_sliced or query.combinator or query.select_for_update:
-            raise ValueError("KeyedRows.rows_in: an ordered query of keys, not sliced (the window is given)")
-        try:
-            query_sql, query_params = query.get_compiler(using=using).as_sql()
-        except EmptyResultSet:
-            return []
+        query_sql, query_params = keys
         query_sql, query_params = f"{query_sql} LIMIT %s OFFSET %s", (*query_params, limit, offset)
         if connection.vendor == "postgresql":
             query_sql = f"ARRAY({query_sql})"
@@ -800,6 +825,19 @@ class KeyedRows:
         # Columns the ORM adds for the order (a DISTINCT query's) are not the rows' own.
         width = compiler.col_count if compiler.has_extra_select else None
         return sql, tuple(params), key_indexes, converters, width
+
+
+def keys_statement(keys_query: QuerySet, using: str = "default") -> tuple | None:
+    """(text, parameters) of an ordered query of keys, not sliced (KeyedRows.rows_in gives the window); None for
+    a query no row can meet (EmptyResultSet: a list that is off, an id beyond its column's range)."""
+    query = keys_query.query
+    if query.is_sliced or query.combinator or query.select_for_update:
+        raise ValueError("KeyedRows.rows_in: an ordered query of keys, not sliced (the window is given)")
+    try:
+        sql, params = query.get_compiler(using=using).as_sql()
+    except EmptyResultSet:
+        return None
+    return sql, tuple(params)
 
 
 def _array_text(keys: list) -> list | str:

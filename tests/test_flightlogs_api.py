@@ -421,6 +421,20 @@ def test_with_the_flight_log_off_the_list_is_empty_and_a_flight_is_not_found(api
     assert_problem(api.get("/flightlogs", {"colour": "red"}), 400, 10007)
 
 
+def test_the_same_query_follows_the_flight_log_switch_and_the_rows(api, org, aircraft):
+    """The page's statement is kept per organization and query (docs/decisions.md §1.34): whether the flight log
+    is on decides it too, and the rows are read anew on every call."""
+    flight = FlightFactory(object=aircraft)
+    assert ids(api) == [flight.pk]
+    org.uses_flight_log = False
+    org.save()
+    assert ids(api) == []
+    org.uses_flight_log = True
+    org.save()
+    later = FlightFactory(object=aircraft, date=dt.date(2026, 11, 21))
+    assert ids(api) == [flight.pk, later.pk]
+
+
 def test_flights_on_shared_objects_are_not_listed(api, org, other_org, aircraft):
     theirs = ObjectFactory(organization=other_org)
     ObjectShareFactory(object=theirs, organization=org)

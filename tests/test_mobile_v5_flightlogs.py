@@ -358,6 +358,17 @@ def test_mine_as_pilot_or_instructor_also_with_a_hidden_crew(api, world, member,
     assert ids(api.get("/flightlogs", data={"mine": "true", "order": "desc"})) == mine[::-1]
 
 
+def test_mine_is_each_members_own_with_the_same_query(api, world, club, app_client):
+    """The page's statement is kept per organization and query (docs/decisions.md §1.34), and for `mine` per
+    member: another member's `mine=true` is theirs."""
+    mine = [world[key].pk for key in ("shared_mine", "mine", "instructed")]
+    assert ids(api.get("/flightlogs", data={"mine": "true"})) == mine
+    colleague = world["others"].pilot
+    colleague_api = MobileApi(issue_member_tokens(colleague, app_client).access_token)
+    assert ids(colleague_api.get("/flightlogs", data={"mine": "true"})) == [world["others"].pk]
+    assert ids(api.get("/flightlogs", data={"mine": "true"})) == mine
+
+
 def test_a_scout_flight_is_not_mine(api, world, club, aircraft, member):
     scouted = FlightFactory(organization=club, object=aircraft, scout=member, date=dt.date(2026, 11, 24))
 

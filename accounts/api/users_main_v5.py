@@ -43,6 +43,9 @@ class _Users(MainV5Api):
 class UserList(_Users, CreateMixin, ListEndpoint):
     """Users (members of the organization), sorted by name."""
 
+    # The page's statement is compiled once per organization and query (docs/decisions.md §1.34).
+    statement_cache = True
+
     filters = {
         "name": _text("user__name", "Name"),
         "username": UsernameSearch("user__username", description="Username; * matches any characters."),

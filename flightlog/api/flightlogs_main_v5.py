@@ -89,6 +89,14 @@ class _Flights(MainV5Api):
 class FlightList(_Flights, ListEndpoint):
     """Flights on the organization's own objects, oldest first."""
 
+    # The page's statement is compiled once per organization and query (docs/decisions.md §1.34); whether the
+    # organization uses the flight log decides it too (none while it does not).
+    statement_cache = True
+
+    def statement_key(self):
+        key = super().statement_key()
+        return None if key is None else (*key, self.organization.uses_flight_log)
+
     filters = {
         "date_from": params.Date("date__gte", description="The flight's local date is on or after this date."),
         "date_to": params.Date("date__lte", description="The flight's local date is on or before this date."),

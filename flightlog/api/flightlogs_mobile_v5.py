@@ -46,6 +46,17 @@ def _mine(value: bool, context) -> Q:
 class MobileFlightList(_MobileFlights, ListEndpoint):
     """Flights on the organization's objects and on objects shared with it; oldest first unless `order=desc`."""
 
+    # The page's statement is compiled once per organization and query (docs/decisions.md §1.34); whether the
+    # organization uses the flight log decides it too, and `mine` the member's own.
+    statement_cache = True
+
+    def statement_key(self):
+        key = super().statement_key()
+        if key is None:
+            return None
+        mine = self.context.caller.member.user_id if "mine" in self.request.query_params else None
+        return (*key, self.organization.uses_flight_log, mine)
+
     filters = {
         "object_id": params.Int("object_id", description="The object's id."),
         "mine": params.BoolCondition(

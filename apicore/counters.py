@@ -94,26 +94,36 @@ def _new_stamp() -> str:
 
 # --- Redis ------------------------------------------------------------------------------------------
 
+# The revision of KEYS[first..last]: their stamps joined by '/', a missing one made (from Redis's clock) with
+# the lifetime `ttl`. Both scripts below begin with it.
+REVISION_OF = """
+local function revision_of(first, last, ttl)
+  local stamps = {}
+  for i = first, last do
+    local stamp = redis.call('GET', KEYS[i])
+    if not stamp then
+      local now = redis.call('TIME')
+      stamp = 'r' .. now[1] .. '.' .. now[2]
+      redis.call('SET', KEYS[i], stamp, 'EX', ttl)
+    end
+    stamps[#stamps + 1] = stamp
+  end
+  return table.concat(stamps, '/')
+end
+"""
+
 # KEYS[1] failed token checks of the caller's address, KEYS[2] the token's calls in this window,
 # KEYS[3..] revision stamps. ARGV[1] failed checks that block, ARGV[2] lifetime of a new call counter,
 # ARGV[3] the revision the caller holds: '*' counts whatever it is, any other value counts only when it
 # is the current one (the empty string never is), ARGV[4] lifetime of a new stamp.
-CHECK_AND_COUNT = """
+CHECK_AND_COUNT = (
+    REVISION_OF
+    + """
 local failed = tonumber(redis.call('GET', KEYS[1]) or '0')
 if failed >= tonumber(ARGV[1]) then
   return {0, '', failed}
 end
-local stamps = {}
-for i = 3, #KEYS do
-  local stamp = redis.call('GET', KEYS[i])
-  if not stamp then
-    local now = redis.call('TIME')
-    stamp = 'r' .. now[1] .. '.' .. now[2]
-    redis.call('SET', KEYS[i], stamp, 'EX', ARGV[4])
-  end
-  stamps[#stamps + 1] = stamp
-end
-local revision = table.concat(stamps, '/')
+local revision = revision_of(3, #KEYS, ARGV[4])
 if ARGV[3] ~= '*' and ARGV[3] ~= revision then
   return {1, revision, 0}
 end
@@ -123,23 +133,16 @@ if count == 1 then
 end
 return {2, revision, count}
 """
+)
 
 # The same for a caller counted in several windows (the Mobile API: the login's and the app's), with no
 # failed-check key. KEYS[1..ARGV[1]] revision stamps, the KEYS after them the counters. ARGV[2] the revision
 # the caller holds ('*': count in any case), ARGV[3] lifetime of a new stamp, ARGV[4..] each counter's lifetime.
-CHECK_AND_COUNT_EACH = """
+CHECK_AND_COUNT_EACH = (
+    REVISION_OF
+    + """
 local n = tonumber(ARGV[1])
-local stamps = {}
-for i = 1, n do
-  local stamp = redis.call('GET', KEYS[i])
-  if not stamp then
-    local now = redis.call('TIME')
-    stamp = 'r' .. now[1] .. '.' .. now[2]
-    redis.call('SET', KEYS[i], stamp, 'EX', ARGV[3])
-  end
-  stamps[#stamps + 1] = stamp
-end
-local revision = table.concat(stamps, '/')
+local revision = revision_of(1, n, ARGV[3])
 if ARGV[2] ~= '*' and ARGV[2] ~= revision then
   return {1, revision}
 end
@@ -153,6 +156,7 @@ for i = n + 1, #KEYS do
 end
 return result
 """
+)
 
 INCREMENT = """
 local count = redis.call('INCR', KEYS[1])
@@ -227,18 +231,23 @@ class CacheCounters:
             self.cache.set(key, 1, ttl)
             return 1
 
+    def _stamps(self, revision_keys) -> list[str]:
+        """The stamps of `revision_keys`, a missing one made (under the caller's lock)."""
+        stamps = []
+        for key in revision_keys:
+            stamp = self.cache.get(key)
+            if stamp is None:
+                stamp = _new_stamp()
+                self.cache.set(key, stamp, REVISION_TTL)
+            stamps.append(stamp)
+        return stamps
+
     def check_and_count(self, *, blocked_key, block_at, counter_key, counter_ttl, revision_keys, holds) -> CheckResult:
         with self.lock:
             failed = int(self.cache.get(blocked_key, 0))
             if failed >= block_at:
                 return CheckResult(BLOCKED, "", failed)
-            stamps = []
-            for key in revision_keys:
-                stamp = self.cache.get(key)
-                if stamp is None:
-                    stamp = _new_stamp()
-                    self.cache.set(key, stamp, REVISION_TTL)
-                stamps.append(stamp)
+            stamps = self._stamps(revision_keys)
             revision = "/".join(stamps)
             if holds != "*" and holds != revision:
                 return CheckResult(STALE, revision)
@@ -246,13 +255,7 @@ class CacheCounters:
 
     def check_and_count_each(self, *, revision_keys, holds, counters) -> EachResult:
         with self.lock:
-            stamps = []
-            for key in revision_keys:
-                stamp = self.cache.get(key)
-                if stamp is None:
-                    stamp = _new_stamp()
-                    self.cache.set(key, stamp, REVISION_TTL)
-                stamps.append(stamp)
+            stamps = self._stamps(revision_keys)
             if holds != "*" and holds != "/".join(stamps):
                 return EachResult(STALE, tuple(stamps))
             return EachResult(COUNTED, tuple(stamps), tuple(self._increment(key, ttl) for key, ttl in counters))

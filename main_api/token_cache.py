@@ -13,10 +13,10 @@ Keys are the SHA-256 of the credential (never the credential itself); the OAuth 
 the direct token's sunset are checked here against the clock, on every call.
 """
 
-import threading
 from dataclasses import dataclass
 
 from apicore import counters
+from apicore.process_cache import BoundedMap
 from main_api.token_lookup import TokenRow
 
 # Far more than the live tokens of one process; when full, the oldest half goes.
@@ -57,8 +57,7 @@ class Known:
     revision: str = ""
 
 
-_entries: dict[str, Known] = {}
-_lock = threading.Lock()
+_entries = BoundedMap(MAX_ENTRIES)  # credential hash -> Known
 
 
 def get(credential_hash: str) -> Known | None:
@@ -70,18 +69,12 @@ def remember(credential_hash: str, row: TokenRow, revision: str | None) -> None:
     known = Known(token_id=row.token_id, keys=revision_keys(row))
     if revision:
         known = Known(token_id=known.token_id, keys=known.keys, row=row, revision=revision)
-    with _lock:
-        if len(_entries) >= MAX_ENTRIES:
-            for key in list(_entries)[: MAX_ENTRIES // 2]:
-                del _entries[key]
-        _entries[credential_hash] = known
+    _entries.put(credential_hash, known)
 
 
 def forget(credential_hash: str) -> None:
-    with _lock:
-        _entries.pop(credential_hash, None)
+    _entries.forget(credential_hash)
 
 
 def clear() -> None:
-    with _lock:
-        _entries.clear()
+    _entries.clear()

@@ -16,7 +16,6 @@ the token and the client secret (a request that reads one of them loads it, as a
 """
 
 import datetime as dt
-import threading
 from dataclasses import dataclass
 from functools import cache
 
@@ -26,6 +25,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 
 from accounts.models import Member, Organization
 from apicore import counters
+from apicore.process_cache import BoundedMap
 from apicore.rows import column_names, fresh, instance_from_values, row_values
 from mobile_api.caller import MobileCaller
 from mobile_api.models import AppClient, MobileLogin
@@ -173,8 +173,7 @@ class Known:
     revision: str = ""
 
 
-_entries: dict[str, Known] = {}
-_lock = threading.Lock()
+_entries = BoundedMap(MAX_ENTRIES)  # credential hash -> Known
 
 
 def get(credential_hash: str) -> Known | None:
@@ -186,11 +185,7 @@ def remember(credential_hash: str, caller: MobileCaller, revision: str | None) -
     known = Known(keys=revision_keys(caller))
     if revision:
         known = Known(keys=known.keys, row=CallerRow.of(caller), revision=revision)
-    with _lock:
-        if len(_entries) >= MAX_ENTRIES:
-            for key in list(_entries)[: MAX_ENTRIES // 2]:
-                del _entries[key]
-        _entries[credential_hash] = known
+    _entries.put(credential_hash, known)
 
 
 def restamp(keys: list[str], using: str = "default") -> None:
@@ -204,10 +199,8 @@ def restamp(keys: list[str], using: str = "default") -> None:
 
 
 def forget(credential_hash: str) -> None:
-    with _lock:
-        _entries.pop(credential_hash, None)
+    _entries.forget(credential_hash)
 
 
 def clear() -> None:
-    with _lock:
-        _entries.clear()
+    _entries.clear()

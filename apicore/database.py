@@ -136,7 +136,7 @@ class SortableUtcText(Func):
 
     def as_sqlite(self, compiler, connection, **extra):
         # Django's SQLite text has the fraction only when it is not zero ("...:SS" or "...:SS.ffffff").
-        (value,) = _compiled_columns(self, compiler, connection)
+        (value,) = compiled_columns(self, compiler, connection)
         return (
             f"replace(substr({value}, 1, 19), ' ', 'T') || '.' || substr(substr({value}, 21) || '000000', 1, 6) || 'Z'",
             [],
@@ -155,15 +155,15 @@ class MinutesBetween(Func):
     arity = 2
 
     def as_postgresql(self, compiler, connection, **extra):
-        start, end = _compiled_columns(self, compiler, connection)
+        start, end = compiled_columns(self, compiler, connection)
         return f"(round(EXTRACT(EPOCH FROM ({end} - {start})) / 60))::integer", []
 
     def as_sqlite(self, compiler, connection, **extra):
-        start, end = _compiled_columns(self, compiler, connection)
+        start, end = compiled_columns(self, compiler, connection)
         return f"CAST(round((julianday({end}) - julianday({start})) * 1440) AS integer)", []
 
 
-def _compiled_columns(func: Func, compiler, connection) -> list[str]:
+def compiled_columns(func: Func, compiler, connection) -> list[str]:
     """The SQL of a function's arguments, which must be columns: they are written more than once."""
     compiled = []
     for expression in func.get_source_expressions():

@@ -3,7 +3,7 @@
 from django.db.models import CharField, FloatField, Func, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Lower
 
-from apicore.database import MinutesBetween
+from apicore.database import MinutesBetween, compiled_columns
 from economy.models import Transaction
 
 from .models import FlightApproval
@@ -81,11 +81,11 @@ class ReadingHours(Func):
         return self._convert_value_noop
 
     def as_postgresql(self, compiler, connection, **extra):
-        start, end = _sql_of(self, compiler, connection)
+        start, end = compiled_columns(self, compiler, connection)
         return f"({end} - {start})::float8", []
 
     def as_sqlite(self, compiler, connection, **extra):
-        start, end = _sql_of(self, compiler, connection)
+        start, end = compiled_columns(self, compiler, connection)
         return f"round({end} - {start}, 2)", []
 
 
@@ -101,23 +101,12 @@ class ReadingMinutes(Func):
         return self._convert_value_noop
 
     def as_postgresql(self, compiler, connection, **extra):
-        start, end = _sql_of(self, compiler, connection)
+        start, end = compiled_columns(self, compiler, connection)
         return f"round(({end} - {start}) * 60)::integer", []
 
     def as_sqlite(self, compiler, connection, **extra):
-        start, end = _sql_of(self, compiler, connection)
+        start, end = compiled_columns(self, compiler, connection)
         return f"CAST(round(({end} - {start}) * 60) AS integer)", []
-
-
-def _sql_of(func: Func, compiler, connection) -> list[str]:
-    """The SQL of a function's arguments, which must be columns (written more than once)."""
-    compiled = []
-    for expression in func.get_source_expressions():
-        sql, params = compiler.compile(expression)
-        if params:
-            raise ValueError(f"{type(func).__name__} takes columns, not values")
-        compiled.append(sql)
-    return compiled
 
 
 class WholeMinutes(MinutesBetween):
